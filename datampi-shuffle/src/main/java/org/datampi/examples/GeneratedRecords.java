@@ -1,0 +1,42 @@
+package org.datampi.examples;
+
+import java.util.SplittableRandom;
+
+/**
+ * Key-value records shaped like Hive's shuffle pairs: keys of 10 to 20 random bytes, values of 20 bytes. A
+ * deterministic function of (seed, task), so that a test or a baseline can regenerate the same records.
+ */
+public final class GeneratedRecords {
+    public static final int MIN_KEY_BYTES = 10;
+    public static final int MAX_KEY_BYTES = 20;
+    public static final int VALUE_BYTES = 20;
+
+    private final SplittableRandom random;
+    private final byte[] keyBuffer = new byte[MAX_KEY_BYTES];
+
+    public GeneratedRecords(long seed, int task) {
+        this.random = new SplittableRandom(seed * 1_000_003L + task);
+    }
+
+    /** Fills the next key into a reused array and returns its length. */
+    public int nextKey() {
+        int length = MIN_KEY_BYTES + random.nextInt(MAX_KEY_BYTES - MIN_KEY_BYTES + 1);
+        for (int i = 0; i < length; i++) {
+            keyBuffer[i] = (byte) random.nextInt(256);
+        }
+        return length;
+    }
+
+    public byte[] key() {
+        return keyBuffer;
+    }
+
+    /** A value derived from the key, so that a receiver can check every pair it gets. */
+    public static byte[] valueFor(byte[] key, int keyLength) {
+        byte[] value = new byte[VALUE_BYTES];
+        for (int i = 0; i < VALUE_BYTES; i++) {
+            value[i] = (byte) (key[i % keyLength] * 31 + i);
+        }
+        return value;
+    }
+}

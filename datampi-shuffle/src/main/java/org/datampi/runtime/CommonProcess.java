@@ -1,0 +1,166 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import org.datampi.mpid.Comm;
+import org.datampi.mpid.MPI_D;
+import org.datampi.mpid.TaskContext;
+import org.datampi.shuffle.ShuffleSettings;
+import org.datampi.shuffle.spill.SpillFiles;
+import org.datampi.transport.Mpi;
+import org.datampi.transport.MpiImplementation;
+import org.datampi.transport.ThreadLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The process that mpidrun starts on every rank (DataMPI's CommonProcess). It runs the program's main method once
+ * per scheduled task: O tasks as rank 0 hands them out, then, once every process has sent all its data, the A tasks
+ * it owns. Data for an A task flows into its process while the O tasks still run.
+ */
+public final class CommonProcess {
+    /** Set before logging starts, so that every rank writes its own log file (see conf/datampi-log4j2.properties). */
+    static final String RANK_PROPERTY = "datampi.rank";
+    private static final String[] LAUNCHER_RANK_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+
+    private final LaunchArguments launch;
+    private final Method main;
+    private final int rank;
+    private final int size;
+    private final ShuffleSettings settings;
+    private final Logger log = LoggerFactory.getLogger(CommonProcess.class);
+
+    private CommonProcess(LaunchArguments launch, Method main, int rank, int size, ShuffleSettings settings) {
+        this.launch = requireNonNull(launch, "launch is null");
+        this.main = requireNonNull(main, "main is null");
+        this.rank = rank;
+        this.size = size;
+        this.settings = requireNonNull(settings, "settings is null");
+    }
+
+    public static void main(String[] args) {
+        System.setProperty(RANK_PROPERTY, launcherRank());
+        LaunchArguments launch;
+        ShuffleSettings settings;
+        Method main;
+        try {
+            launch = LaunchArguments.parse(args);
+            settings = ShuffleSettings.fromSystemProperties();
+            main = findMain(launch.mainClass());
+        } catch (IllegalArgumentException e) {
+            // Every rank fails the same way before MPI starts; the launcher reports the exit code.
+            System.err.println("datampi: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        ThreadLevel provided = Mpi.initThread(ThreadLevel.MULTIPLE);
+        int rank = Mpi.rank();
+        if (provided != ThreadLevel.MULTIPLE) {
+            JobAbort.abort(rank, new IllegalStateException("MPI provides thread level " + provided
+                    + "; datampi needs MULTIPLE (rebuild the MPI library with thread support)"), () -> { });
+        }
+        new CommonProcess(launch, main, rank, Mpi.size(), settings).run();
+    }
+
+    private void run() {
+        Path localDir = settings.localDir().resolve("datampi-" + launch.jobId()).resolve("rank-" + rank);
+        SpillFiles spillFiles = new SpillFiles(localDir);
+        Runtime.getRuntime().addShutdownHook(new Thread(spillFiles::close, "datampi-spill-cleanup"));
+        Optional<OTaskScheduler> scheduler = rank == 0
+                ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err))
+                : Optional.empty();
+        RankShuffle shuffle = new RankShuffle(rank, size, settings, spillFiles, scheduler,
+                failure -> JobAbort.abort(rank, failure, spillFiles::close));
+        log.info("Rank {} of {} starts job {} ({}: {}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(),
+                MpiImplementation.current().libraryTag(), Mpi.libraryVersion().lines().findFirst().orElse(""),
+                launch.oTasks(), launch.aTasks(), settings);
+        try {
+            shuffle.start();
+            int oTasksRun = runOTasks(shuffle);
+            shuffle.finishSending();
+            shuffle.awaitAllData();
+            int aTasksRun = runATasks(shuffle);
+            if (scheduler.isPresent()) {
+                scheduler.get().awaitATasks(shuffle.engine()::checkHealthy);
+            }
+            shuffle.engine().drainAndStop();
+            log.info("Rank {} done: {} O tasks, {} A tasks, {} blocks ({} bytes) sent, {} spills ({} bytes), "
+                    + "peak receive cache {} bytes, peak RSS {} bytes", rank, oTasksRun, aTasksRun,
+                    shuffle.engine().blocksSent(), shuffle.engine().bytesSent(),
+                    shuffle.receiveBuffers().spillCount(), shuffle.receiveBuffers().spilledBytes(),
+                    shuffle.receiveBuffers().peakMemoryBytes(), ProcessMemory.peakResidentBytes());
+        } catch (Throwable t) {
+            JobAbort.abort(rank, t, spillFiles::close);
+        }
+        spillFiles.close();
+        Mpi.barrier();
+        Mpi.finalizeMpi();
+    }
+
+    private int runOTasks(RankShuffle shuffle) {
+        int run = 0;
+        for (int task = shuffle.requestOTask(0); task >= 0; task = shuffle.requestOTask(1)) {
+            runTask(new OTaskContext(new Comm(Comm.Side.O, task, launch.oTasks()), launch.aTasks(), shuffle,
+                    settings));
+            run++;
+        }
+        return run;
+    }
+
+    private int runATasks(RankShuffle shuffle) {
+        int run = 0;
+        for (int task = rank; task < launch.aTasks(); task += size) {
+            runTask(new ATaskContext(new Comm(Comm.Side.A, task, launch.aTasks()), shuffle));
+            shuffle.aTaskDone();
+            run++;
+        }
+        return run;
+    }
+
+    private void runTask(TaskContext task) {
+        String name = task.comm().side() + " task " + task.comm().rank();
+        long start = System.nanoTime();
+        MPI_D.bind(task);
+        try {
+            main.invoke(null, (Object) launch.programArguments());
+            task.finish();
+        } catch (InvocationTargetException e) {
+            throw new TaskFailedException(name, e.getCause());
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new TaskFailedException(name, e);
+        } finally {
+            MPI_D.unbind();
+        }
+        log.info("{} finished in {} ms", name, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static Method findMain(String className) {
+        try {
+            Method main = Class.forName(className).getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers())) {
+                throw new IllegalArgumentException(className + ".main(String[]) is not static");
+            }
+            return main;
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("Class " + className + " is not on the job's classpath (-jar)");
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException(className + " has no public static main(String[])");
+        }
+    }
+
+    private static String launcherRank() {
+        for (String variable : LAUNCHER_RANK_VARIABLES) {
+            String value = System.getenv(variable);
+            if (value != null) {
+                return value;
+            }
+        }
+        return "0";
+    }
+}

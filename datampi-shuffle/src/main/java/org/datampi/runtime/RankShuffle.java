@@ -1,0 +1,186 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import org.datampi.mpid.KeyOrder;
+import org.datampi.shuffle.ShuffleSettings;
+import org.datampi.shuffle.buffer.BufferPool;
+import org.datampi.shuffle.buffer.ReceiveBufferManager;
+import org.datampi.shuffle.codec.BlockCodec;
+import org.datampi.shuffle.engine.BlockEncoder;
+import org.datampi.shuffle.engine.MessageTag;
+import org.datampi.shuffle.engine.ReceivedBlock;
+import org.datampi.shuffle.engine.ShuffleEngine;
+import org.datampi.shuffle.spill.SpillFiles;
+
+/**
+ * One process's part of the job's shuffle: the engine, the receive buffers of the A tasks this process runs
+ * (A task a runs on rank a mod size, fixed so that its data can flow before it starts), and the small protocol
+ * around them: key order announcements, end-of-data markers, O task requests and A task completions.
+ */
+final class RankShuffle implements ShuffleEngine.MessageHandler {
+    private static final long WAIT_SLICE_MILLIS = 100;
+
+    private final int rank;
+    private final int size;
+    private final BufferPool pool;
+    private final ShuffleEngine engine;
+    private final ReceiveBufferManager receiveBuffers;
+    private final Optional<OTaskScheduler> scheduler;
+    private KeyOrder announcedKeyOrder;
+    private KeyOrder receivedKeyOrder;
+    private int endOfDataMarkers;
+    private CompletableFuture<Integer> pendingGrant;
+
+    RankShuffle(int rank, int size, ShuffleSettings settings, SpillFiles spillFiles, Optional<OTaskScheduler> scheduler,
+            Consumer<Throwable> onFailure) {
+        this.rank = rank;
+        this.size = size;
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
+        BlockCodec codec = settings.codec();
+        this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
+        this.receiveBuffers = new ReceiveBufferManager(settings.receiveBudgetBytes(), spillFiles);
+        this.engine = new ShuffleEngine(size, pool, settings.sendQueue(), this, onFailure);
+    }
+
+    void start() {
+        engine.start();
+    }
+
+    BufferPool pool() {
+        return pool;
+    }
+
+    ReceiveBufferManager receiveBuffers() {
+        return receiveBuffers;
+    }
+
+    ShuffleEngine engine() {
+        return engine;
+    }
+
+    /** The rank that runs A task aTask and so receives its data. */
+    int ownerOf(int aTask) {
+        return aTask % size;
+    }
+
+    /** Tells every process the key order before this process sends its first block; later O tasks must agree. */
+    synchronized void announceKeyOrder(KeyOrder keyOrder) {
+        if (announcedKeyOrder == null) {
+            announcedKeyOrder = keyOrder;
+            byte[] bytes = keyOrder.toBytes();
+            for (int dest = 0; dest < size; dest++) {
+                engine.sendControl(dest, MessageTag.KEY_ORDER, ByteBuffer.wrap(bytes));
+            }
+        } else {
+            checkSameOrder(announcedKeyOrder, keyOrder, "O tasks on rank " + rank);
+        }
+    }
+
+    void sendBlock(int partition, ByteBuffer block) {
+        engine.sendBlock(ownerOf(partition), block);
+    }
+
+    /** Asks rank 0 for an O task, reporting finishedTasks; returns its id or -1 when none is left. */
+    int requestOTask(int finishedTasks) {
+        CompletableFuture<Integer> grant = new CompletableFuture<>();
+        synchronized (this) {
+            pendingGrant = grant;
+        }
+        engine.sendControl(0, MessageTag.TASK_REQUEST, ByteBuffer.allocate(4).putInt(0, finishedTasks));
+        while (true) {
+            try {
+                return grant.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                engine.checkHealthy();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for an O task", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /** Marks the end of this process's data on every channel, behind every block it queued. */
+    void finishSending() {
+        for (int dest = 0; dest < size; dest++) {
+            engine.sendControl(dest, MessageTag.END_OF_DATA, ByteBuffer.allocate(0));
+        }
+    }
+
+    /** Waits until every process has sent all its data: then every O task of the job has finished. */
+    synchronized void awaitAllData() throws InterruptedException {
+        while (endOfDataMarkers < size) {
+            wait(WAIT_SLICE_MILLIS);
+            engine.checkHealthy();
+        }
+    }
+
+    /** The key order the O tasks announced, if any data was sent to this process. */
+    synchronized Optional<KeyOrder> receivedKeyOrder() {
+        return Optional.ofNullable(receivedKeyOrder);
+    }
+
+    void aTaskDone() {
+        engine.sendControl(0, MessageTag.A_TASK_DONE, ByteBuffer.allocate(0));
+    }
+
+    @Override
+    public void onMessage(int source, int tag, ByteBuffer payload) {
+        switch (tag) {
+            case MessageTag.DATA -> {
+                ReceivedBlock block = ReceivedBlock.decode(payload);
+                receiveBuffers.addRun(block.partition(), block.pairs(), block.pairCount());
+            }
+            case MessageTag.KEY_ORDER -> onKeyOrder(source, payload);
+            case MessageTag.END_OF_DATA -> onEndOfData();
+            case MessageTag.TASK_REQUEST -> {
+                int task = scheduler.orElseThrow(() -> new IllegalStateException(
+                        "Rank " + rank + " got an O task request but only rank 0 schedules")).grant(payload.getInt());
+                engine.sendControl(source, MessageTag.TASK_GRANT, ByteBuffer.allocate(4).putInt(0, task));
+            }
+            case MessageTag.TASK_GRANT -> onGrant(payload.getInt());
+            case MessageTag.A_TASK_DONE -> scheduler.orElseThrow().aTaskDone();
+            default -> throw new IllegalStateException("Unknown message tag " + tag + " from rank " + source);
+        }
+    }
+
+    private synchronized void onKeyOrder(int source, ByteBuffer payload) {
+        byte[] bytes = new byte[payload.remaining()];
+        payload.get(bytes);
+        KeyOrder order = KeyOrder.fromBytes(bytes);
+        if (receivedKeyOrder == null) {
+            receivedKeyOrder = order;
+            receiveBuffers.setComparator(order.comparator());
+        } else {
+            checkSameOrder(receivedKeyOrder, order, "O tasks on rank " + source);
+        }
+    }
+
+    private synchronized void onEndOfData() {
+        endOfDataMarkers++;
+        notifyAll();
+    }
+
+    private synchronized void onGrant(int task) {
+        pendingGrant.complete(task);
+    }
+
+    static void checkSameOrder(KeyOrder expected, KeyOrder actual, String who) {
+        if (!expected.equals(actual)) {
+            throw new IllegalStateException(who + " use key type " + actual.keyType() + " and comparator '"
+                    + actual.comparatorClass() + "' but other tasks use " + expected.keyType() + " and '"
+                    + expected.comparatorClass() + "': every task must set the same mpid.key.class and "
+                    + "mpid.comparator.class");
+        }
+    }
+}

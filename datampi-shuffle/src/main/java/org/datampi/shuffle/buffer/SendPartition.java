@@ -1,0 +1,125 @@
+package org.datampi.shuffle.buffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.util.IndexedSortable;
+import org.apache.hadoop.util.QuickSort;
+
+/**
+ * One block of a send partition: the serialized pairs bound for one A task, with the offset of every pair and of
+ * its key, so that the block can be sorted by raw key bytes without deserializing anything.
+ */
+public final class SendPartition {
+    private static final QuickSort SORTER = new QuickSort();
+
+    private final int blockSize;
+    private final DataOutputBuffer data;
+    private int[] pairOffsets = new int[256];
+    private int[] keyOffsets = new int[256];
+    private int[] keyLengths = new int[256];
+    private int count;
+
+    public SendPartition(int blockSize) {
+        this.blockSize = blockSize;
+        this.data = new DataOutputBuffer(blockSize);
+    }
+
+    /** An empty block takes any pair, even one larger than the block size; otherwise the pair must fit. */
+    public boolean hasRoomFor(int keyLength, int valueLength) {
+        return count == 0 || data.getLength() + PairFormat.serializedLength(keyLength, valueLength) <= blockSize;
+    }
+
+    public void append(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
+        if (count == pairOffsets.length) {
+            int grown = count * 2;
+            pairOffsets = Arrays.copyOf(pairOffsets, grown);
+            keyOffsets = Arrays.copyOf(keyOffsets, grown);
+            keyLengths = Arrays.copyOf(keyLengths, grown);
+        }
+        int start = data.getLength();
+        try {
+            PairFormat.write(data, key, keyOffset, keyLength, value, valueOffset, valueLength);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        pairOffsets[count] = start;
+        keyLengths[count] = keyLength;
+        keyOffsets[count] = data.getLength() - valueLength - keyLength;
+        count++;
+    }
+
+    public boolean isEmpty() {
+        return count == 0;
+    }
+
+    public int pairCount() {
+        return count;
+    }
+
+    public int byteLength() {
+        return data.getLength();
+    }
+
+    public byte[] data() {
+        return data.getData();
+    }
+
+    public int pairOffset(int pair) {
+        return pairOffsets[pair];
+    }
+
+    public int pairLength(int pair) {
+        int end = pair + 1 < count ? pairOffsets[pair + 1] : data.getLength();
+        return end - pairOffsets[pair];
+    }
+
+    public int keyOffset(int pair) {
+        return keyOffsets[pair];
+    }
+
+    public int keyLength(int pair) {
+        return keyLengths[pair];
+    }
+
+    public int valueOffset(int pair) {
+        return keyOffsets[pair] + keyLengths[pair];
+    }
+
+    public int valueLength(int pair) {
+        return pairOffset(pair) + pairLength(pair) - valueOffset(pair);
+    }
+
+    /** The pair indexes in comparator order of their keys (Hadoop's QuickSort over an index permutation). */
+    public int[] sortedOrder(RawComparator<?> comparator) {
+        int[] order = new int[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        byte[] bytes = data.getData();
+        SORTER.sort(new IndexedSortable() {
+            @Override
+            public int compare(int i, int j) {
+                int a = order[i];
+                int b = order[j];
+                return comparator.compare(bytes, keyOffsets[a], keyLengths[a], bytes, keyOffsets[b], keyLengths[b]);
+            }
+
+            @Override
+            public void swap(int i, int j) {
+                int held = order[i];
+                order[i] = order[j];
+                order[j] = held;
+            }
+        }, 0, count);
+        return order;
+    }
+
+    public void reset() {
+        data.reset();
+        count = 0;
+    }
+}

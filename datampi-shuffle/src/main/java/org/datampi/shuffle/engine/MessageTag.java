@@ -1,0 +1,20 @@
+package org.datampi.shuffle.engine;
+
+/** The MPI tags of the messages the engine carries between processes. */
+public final class MessageTag {
+    /** An encoded block of pairs for one A task. */
+    public static final int DATA = 1;
+    /** A sender's key order, sent before its first block (so that receivers can merge and spill). */
+    public static final int KEY_ORDER = 2;
+    /** A sender has sent all its blocks; follows them on the same channel. */
+    public static final int END_OF_DATA = 3;
+    /** A process asks rank 0 for an O task (carrying how many it finished since it last asked). */
+    public static final int TASK_REQUEST = 4;
+    /** Rank 0's answer: an O task id, or -1 when every O task is handed out. */
+    public static final int TASK_GRANT = 5;
+    /** An A task finished (sent to rank 0, which reports progress). */
+    public static final int A_TASK_DONE = 6;
+
+    private MessageTag() {
+    }
+}

@@ -1,0 +1,68 @@
+package org.datampi.shuffle.spill;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.datampi.shuffle.buffer.PairFormat;
+import org.datampi.shuffle.merge.RunCursor;
+
+/**
+ * This process's spill directory: sorted runs written to local disk when received data outgrows its memory share.
+ * The directory belongs to one rank of one job and is removed as a whole when the rank ends, even on failure.
+ */
+public final class SpillFiles implements AutoCloseable {
+    private static final int WRITE_BUFFER_BYTES = 256 * 1024;
+
+    private final Path directory;
+    private final AtomicInteger sequence = new AtomicInteger();
+
+    public SpillFiles(Path directory) {
+        this.directory = requireNonNull(directory, "directory is null");
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /** Writes the whole cursor as one sorted run for a partition; returns the run. */
+    public SpilledRun write(int partition, RunCursor sortedPairs) {
+        try {
+            Files.createDirectories(directory);
+            Path file = directory.resolve("partition-" + partition + "-run-" + sequence.getAndIncrement() + ".spill");
+            long pairs = 0;
+            try (DataOutputStream out = new DataOutputStream(
+                    new BufferedOutputStream(Files.newOutputStream(file), WRITE_BUFFER_BYTES))) {
+                while (sortedPairs.next()) {
+                    PairFormat.write(out, sortedPairs.keyBuffer(), sortedPairs.keyOffset(), sortedPairs.keyLength(),
+                            sortedPairs.valueBuffer(), sortedPairs.valueOffset(), sortedPairs.valueLength());
+                    pairs++;
+                }
+            }
+            return new SpilledRun(file, Files.size(file), pairs);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot spill partition " + partition + " to " + directory, e);
+        }
+    }
+
+    /** Deletes the directory and everything in it. */
+    @Override
+    public void close() {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete spill directory " + directory, e);
+        }
+    }
+}

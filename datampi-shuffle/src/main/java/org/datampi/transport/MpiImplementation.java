@@ -1,0 +1,35 @@
+package org.datampi.transport;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The MPI implementations the JNI binding is built for. The launcher exports the chosen one as DATAMPI_MPI. */
+public enum MpiImplementation {
+    OPENMPI, MPICH;
+
+    public static final String ENVIRONMENT_VARIABLE = "DATAMPI_MPI";
+    public static final String SYSTEM_PROPERTY = "datampi.mpi";
+
+    /** The implementation this process was launched with: system property, then environment, then Open MPI. */
+    public static MpiImplementation current() {
+        String name = System.getProperty(SYSTEM_PROPERTY, System.getenv(ENVIRONMENT_VARIABLE));
+        return name == null || name.isBlank() ? OPENMPI : parse(name);
+    }
+
+    public static MpiImplementation parse(String name) {
+        for (MpiImplementation implementation : values()) {
+            if (implementation.libraryTag().equals(name.trim().toLowerCase(Locale.ROOT))) {
+                return implementation;
+            }
+        }
+        throw new IllegalArgumentException("Unknown MPI implementation '" + name + "' in " + ENVIRONMENT_VARIABLE
+                + "; accepted: " + Arrays.stream(values()).map(MpiImplementation::libraryTag)
+                        .collect(Collectors.joining(", ")));
+    }
+
+    /** The lower-case name used in library file names, launcher flags and settings. */
+    public String libraryTag() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
