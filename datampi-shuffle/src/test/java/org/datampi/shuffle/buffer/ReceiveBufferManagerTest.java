@@ -1,0 +1,86 @@
+package org.datampi.shuffle.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.spill.SpillFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReceiveBufferManagerTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void spillsBeyondTheBudgetAndStillMergesEveryPairInOrder() throws Exception {
+        SpillFiles spillFiles = new SpillFiles(temp.resolve("rank-0"));
+        ReceiveBufferManager buffers = new ReceiveBufferManager(20_000, spillFiles);
+        buffers.setComparator(BytesComparator.INSTANCE);
+        Map<Integer, List<String>> expected = addRandomRuns(buffers, 3, 40, 200);
+
+        assertTrue(buffers.spillCount() > 0, "a 20 KB budget must spill");
+        assertTrue(buffers.peakMemoryBytes() <= 20_000 + 10_000, "cache stays near its budget");
+        for (int partition = 0; partition < 3; partition++) {
+            try (RunCursor merged = buffers.open(partition)) {
+                List<String> read = Pairs.drainSorted(merged);
+                assertEquals(expected.get(partition).stream().sorted().toList(), read.stream().sorted().toList());
+            }
+            assertEquals(expected.get(partition).size(), buffers.pairs(partition));
+        }
+
+        buffers.release(0);
+        buffers.release(1);
+        buffers.release(2);
+        try (Stream<Path> left = Files.list(spillFiles.directory())) {
+            assertEquals(0, left.count(), "released partitions leave no spill file");
+        }
+        spillFiles.close();
+        assertFalse(Files.exists(spillFiles.directory()));
+    }
+
+    @Test
+    void withoutPressureNothingSpills() throws Exception {
+        ReceiveBufferManager buffers = new ReceiveBufferManager(1 << 30, new SpillFiles(temp.resolve("r")));
+        buffers.setComparator(BytesComparator.INSTANCE);
+        Map<Integer, List<String>> expected = addRandomRuns(buffers, 2, 10, 100);
+        assertEquals(0, buffers.spillCount());
+        try (RunCursor merged = buffers.open(1)) {
+            assertEquals(expected.get(1).size(), Pairs.drainSorted(merged).size());
+        }
+        try (RunCursor nothing = buffers.open(7)) {
+            assertFalse(nothing.next());
+        }
+    }
+
+    /** Adds runs of sorted random pairs round-robin to the partitions; returns the pairs added per partition. */
+    private static Map<Integer, List<String>> addRandomRuns(ReceiveBufferManager buffers, int partitions, int runs,
+            int pairsPerRun) throws Exception {
+        Map<Integer, List<String>> expected = new HashMap<>();
+        for (int run = 0; run < runs; run++) {
+            int partition = run % partitions;
+            SendPartition block = new SendPartition(1 << 20);
+            for (byte[][] pair : Pairs.random(run, pairsPerRun, 6)) {
+                block.append(pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);
+                expected.computeIfAbsent(partition, p -> new ArrayList<>()).add(Pairs.text(pair));
+            }
+            DataOutputBuffer sorted = new DataOutputBuffer();
+            for (int pair : block.sortedOrder(BytesComparator.INSTANCE)) {
+                sorted.write(block.data(), block.pairOffset(pair), block.pairLength(pair));
+            }
+            buffers.addRun(partition, Arrays.copyOf(sorted.getData(), sorted.getLength()), pairsPerRun);
+        }
+        return expected;
+    }
+}
