@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.datampi.shuffle.codec.BlockCodec;
 
@@ -47,12 +48,18 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
 
     /** Reads the settings from a lookup (system properties in a rank), with the documented defaults. */
     public static ShuffleSettings from(Function<String, String> lookup, Path defaultLocalDir) {
+        String localDir = lookup.apply(LOCAL_DIR);
         return new ShuffleSettings(
-                parseDouble(lookup, MEM_USED_PERCENT, DEFAULT_MEM_USED_PERCENT, "a number in (0, 1], e.g. 0.4"),
-                parseInt(lookup, SEND_QUEUE, DEFAULT_SEND_QUEUE, "an integer >= 1, e.g. 6"),
-                parseInt(lookup, BLOCK_SIZE, DEFAULT_BLOCK_SIZE, "a number of bytes, e.g. 262144"),
-                parseCodec(lookup.apply(COMPRESSION)),
-                lookup.apply(LOCAL_DIR) == null ? defaultLocalDir : Path.of(lookup.apply(LOCAL_DIR)));
+                parse(lookup, MEM_USED_PERCENT, DEFAULT_MEM_USED_PERCENT, Double::valueOf, v -> v > 0 && v <= 1,
+                        "a number in (0, 1], e.g. 0.4"),
+                parse(lookup, SEND_QUEUE, DEFAULT_SEND_QUEUE, Integer::valueOf, v -> v >= 1,
+                        "an integer >= 1, e.g. 6"),
+                parse(lookup, BLOCK_SIZE, DEFAULT_BLOCK_SIZE, Integer::valueOf,
+                        v -> v >= MIN_BLOCK_SIZE && v <= MAX_BLOCK_SIZE,
+                        "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE),
+                parse(lookup, COMPRESSION, BlockCodec.NONE, v -> BlockCodec.valueOf(v.toUpperCase(Locale.ROOT)),
+                        v -> true, "one of none, lz4, zstd"),
+                localDir == null || localDir.isBlank() ? defaultLocalDir : Path.of(localDir));
     }
 
     public static ShuffleSettings fromSystemProperties() {
@@ -68,38 +75,21 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
         return new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected " + accepted);
     }
 
-    private static double parseDouble(Function<String, String> lookup, String key, double fallback, String accepted) {
+    private static <T> T parse(Function<String, String> lookup, String key, T fallback, Function<String, T> parser,
+            Predicate<T> valid, String accepted) {
         String value = lookup.apply(key);
         if (value == null || value.isBlank()) {
             return fallback;
         }
+        T parsed;
         try {
-            return Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, value, accepted);
-        }
-    }
-
-    private static int parseInt(Function<String, String> lookup, String key, int fallback, String accepted) {
-        String value = lookup.apply(key);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(key, value, accepted);
-        }
-    }
-
-    private static BlockCodec parseCodec(String value) {
-        if (value == null || value.isBlank()) {
-            return BlockCodec.NONE;
-        }
-        try {
-            return BlockCodec.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            parsed = parser.apply(value.trim());
         } catch (IllegalArgumentException e) {
-            throw invalid(COMPRESSION, value, "one of none, lz4, zstd");
+            throw invalid(key, value, accepted);
         }
+        if (!valid.test(parsed)) {
+            throw invalid(key, value, accepted);
+        }
+        return parsed;
     }
 }
