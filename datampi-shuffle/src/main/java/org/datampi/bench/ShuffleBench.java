@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -17,11 +18,14 @@ import java.util.Map;
  * sort, and through a raw MPI all-to-all, one after the other on this machine, and prints one table. Each path runs
  * as a user would run it (a fresh mpidrun job or JVM), and its wall time counts everything, start-up included.
  *
- * <p>Arguments: {@code --home DIR --pairs N --procs P --heap SIZE [--markdown FILE]}; JVM flags for the Hadoop JVM
- * come in the system property datampi.java.opts.
+ * <p>Arguments: {@code --home DIR --pairs N --procs P --heap SIZE [--record FILE]}; JVM flags for the Hadoop JVM
+ * come in the system property datampi.java.opts. With --record, the table replaces the section of FILE (e.g.
+ * BENCHMARKS.md) between {@value #BEGIN_MARK} and {@value #END_MARK}, with the command that made it.
  */
 public final class ShuffleBench {
     private static final long SEED = 42;
+    static final String BEGIN_MARK = "<!-- shuffle-bench:begin -->";
+    static final String END_MARK = "<!-- shuffle-bench:end -->";
 
     private ShuffleBench() {
     }
@@ -81,7 +85,7 @@ public final class ShuffleBench {
                 theirs.peakRss));
         table.append(row("raw MPI all-to-all of the same bytes (JNI, no sort)", raw.seconds, rawSeconds,
                 rawBytes / 1e6, rawPeak));
-        table.append(String.format(Locale.ROOT, "%ndatampi-shuffle moves data at %.0f%% of the raw MPI all-to-all's "
+        table.append(String.format(Locale.ROOT, "%ndatampi-shuffle moves data at %.1f%% of the raw MPI all-to-all's "
                 + "bandwidth; both shuffles delivered the same %,d pairs (checksum %d).%n",
                 100 * (mb / oursShuffle) / (rawBytes / 1e6 / rawSeconds), ours.pairs, ours.hashSum));
         String ratio = String.format(Locale.ROOT, "shuffle_vs_hadoop=%.2f", hadoop.seconds / datampi.seconds);
@@ -89,10 +93,23 @@ public final class ShuffleBench {
         System.out.print(table);
         System.out.println(shuffleRatio);
         System.out.println(ratio);
-        if (options.containsKey("--markdown")) {
-            Files.writeString(Path.of(options.get("--markdown")), table + "\n" + shuffleRatio + "\n" + ratio + "\n",
-                    StandardCharsets.UTF_8);
+        if (options.containsKey("--record")) {
+            record(Path.of(options.get("--record")), String.format(Locale.ROOT,
+                    "Made by `bin/shuffle-bench --pairs %d --procs %d --heap %s` on %s (%d cores):%n%n%s%n```%n%s%n%s%n```%n",
+                    pairs, procs, heap, LocalDate.now(), Runtime.getRuntime().availableProcessors(), table,
+                    shuffleRatio, ratio));
         }
+    }
+
+    private static void record(Path file, String section) throws IOException {
+        String text = Files.readString(file);
+        int begin = text.indexOf(BEGIN_MARK);
+        int end = text.indexOf(END_MARK);
+        if (begin < 0 || end < begin) {
+            throw new IllegalStateException(file + " has no " + BEGIN_MARK + " ... " + END_MARK + " section");
+        }
+        Files.writeString(file, text.substring(0, begin + BEGIN_MARK.length()) + "\n" + section
+                + text.substring(end), StandardCharsets.UTF_8);
     }
 
     private static String row(String name, double wall, double shuffle, double mb, long peakRss) {

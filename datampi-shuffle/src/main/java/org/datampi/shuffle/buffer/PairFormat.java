@@ -22,6 +22,33 @@ public final class PairFormat {
         out.write(value, valueOffset, valueLength);
     }
 
+    /**
+     * Writes the pair into buffer at position, which must have room for {@link #serializedLength} bytes; returns the
+     * position after it. The same bytes as {@link #write}, without a stream in between (the O task's hot path).
+     */
+    public static int write(byte[] buffer, int position, byte[] key, int keyOffset, int keyLength, byte[] value,
+            int valueOffset, int valueLength) {
+        int at = writeVInt(buffer, position, keyLength);
+        at = writeVInt(buffer, at, valueLength);
+        System.arraycopy(key, keyOffset, buffer, at, keyLength);
+        System.arraycopy(value, valueOffset, buffer, at + keyLength, valueLength);
+        return at + keyLength + valueLength;
+    }
+
+    /** Hadoop's variable-length encoding of a non-negative int (WritableUtils.writeVInt) into an array. */
+    private static int writeVInt(byte[] buffer, int position, int value) {
+        if (value <= 127) {
+            buffer[position] = (byte) value;
+            return position + 1;
+        }
+        int bytes = 4 - Integer.numberOfLeadingZeros(value) / 8;
+        buffer[position] = (byte) (-112 - bytes);
+        for (int i = bytes - 1, at = position + 1; i >= 0; i--, at++) {
+            buffer[at] = (byte) (value >>> (8 * i));
+        }
+        return position + 1 + bytes;
+    }
+
     /** The number of bytes {@link #write} produces for a pair of these lengths. */
     public static int serializedLength(int keyLength, int valueLength) {
         return WritableUtils.getVIntSize(keyLength) + WritableUtils.getVIntSize(valueLength) + keyLength + valueLength;

@@ -1,10 +1,7 @@
 package org.datampi.shuffle.buffer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.util.IndexedSortable;
 import org.apache.hadoop.util.QuickSort;
@@ -17,7 +14,8 @@ public final class SendPartition {
     private static final QuickSort SORTER = new QuickSort();
 
     private final int blockSize;
-    private final DataOutputBuffer data;
+    private byte[] data;
+    private int length;
     private int[] pairOffsets = new int[256];
     private int[] keyOffsets = new int[256];
     private int[] keyLengths = new int[256];
@@ -25,12 +23,12 @@ public final class SendPartition {
 
     public SendPartition(int blockSize) {
         this.blockSize = blockSize;
-        this.data = new DataOutputBuffer(blockSize);
+        this.data = new byte[blockSize];
     }
 
     /** An empty block takes any pair, even one larger than the block size; otherwise the pair must fit. */
     public boolean hasRoomFor(int keyLength, int valueLength) {
-        return count == 0 || data.getLength() + PairFormat.serializedLength(keyLength, valueLength) <= blockSize;
+        return count == 0 || length + PairFormat.serializedLength(keyLength, valueLength) <= blockSize;
     }
 
     public void append(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
@@ -40,15 +38,14 @@ public final class SendPartition {
             keyOffsets = Arrays.copyOf(keyOffsets, grown);
             keyLengths = Arrays.copyOf(keyLengths, grown);
         }
-        int start = data.getLength();
-        try {
-            PairFormat.write(data, key, keyOffset, keyLength, value, valueOffset, valueLength);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        int pairLength = PairFormat.serializedLength(keyLength, valueLength);
+        if (length + pairLength > data.length) {
+            data = Arrays.copyOf(data, Math.max(length + pairLength, data.length * 2));
         }
-        pairOffsets[count] = start;
+        pairOffsets[count] = length;
+        length = PairFormat.write(data, length, key, keyOffset, keyLength, value, valueOffset, valueLength);
         keyLengths[count] = keyLength;
-        keyOffsets[count] = data.getLength() - valueLength - keyLength;
+        keyOffsets[count] = length - valueLength - keyLength;
         count++;
     }
 
@@ -61,11 +58,11 @@ public final class SendPartition {
     }
 
     public int byteLength() {
-        return data.getLength();
+        return length;
     }
 
     public byte[] data() {
-        return data.getData();
+        return data;
     }
 
     public int pairOffset(int pair) {
@@ -73,7 +70,7 @@ public final class SendPartition {
     }
 
     public int pairLength(int pair) {
-        int end = pair + 1 < count ? pairOffsets[pair + 1] : data.getLength();
+        int end = pair + 1 < count ? pairOffsets[pair + 1] : length;
         return end - pairOffsets[pair];
     }
 
@@ -99,7 +96,7 @@ public final class SendPartition {
         for (int i = 0; i < count; i++) {
             order[i] = i;
         }
-        byte[] bytes = data.getData();
+        byte[] bytes = data;
         SORTER.sort(new IndexedSortable() {
             @Override
             public int compare(int i, int j) {
@@ -119,7 +116,10 @@ public final class SendPartition {
     }
 
     public void reset() {
-        data.reset();
+        if (data.length > blockSize) {
+            data = new byte[blockSize];
+        }
+        length = 0;
         count = 0;
     }
 }
