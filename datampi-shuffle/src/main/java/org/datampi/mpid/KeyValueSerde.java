@@ -9,9 +9,17 @@ import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.util.ReflectionUtils;
 
-/** Serializes keys or values: Hadoop Writables of one class, or raw byte arrays. */
+/**
+ * Serializes keys or values: Hadoop Writables of one class, or raw byte arrays. Not thread-safe: each task (and each
+ * combiner) has its own instances, since {@link #serialize} reuses one buffer.
+ */
 public abstract sealed class KeyValueSerde permits KeyValueSerde.Bytes, KeyValueSerde.Writables {
-    public abstract void serialize(Object object, DataOutputBuffer out) throws IOException;
+    /** Serializes object; its bytes are then {@link #bytes()}[0, {@link #length()}) until the next call. */
+    public abstract void serialize(Object object) throws IOException;
+
+    public abstract byte[] bytes();
+
+    public abstract int length();
 
     /** A new object read from bytes[offset, offset + length). */
     public abstract Object deserialize(byte[] bytes, int offset, int length) throws IOException;
@@ -30,20 +38,32 @@ public abstract sealed class KeyValueSerde permits KeyValueSerde.Bytes, KeyValue
         return new Writables(settingKey, type.asSubclass(Writable.class));
     }
 
+    /** Raw byte arrays are their own serialized form: no copy. */
     static final class Bytes extends KeyValueSerde {
         private final String settingKey;
+        private byte[] current;
 
         Bytes(String settingKey) {
             this.settingKey = settingKey;
         }
 
         @Override
-        public void serialize(Object object, DataOutputBuffer out) throws IOException {
+        public void serialize(Object object) {
             if (!(object instanceof byte[] bytes)) {
                 throw new IllegalArgumentException(settingKey + " is '" + MpidConf.BYTES + "' but a "
                         + (object == null ? "null" : object.getClass().getName()) + " was sent");
             }
-            out.write(bytes, 0, bytes.length);
+            current = bytes;
+        }
+
+        @Override
+        public byte[] bytes() {
+            return current;
+        }
+
+        @Override
+        public int length() {
+            return current.length;
         }
 
         @Override
@@ -63,6 +83,7 @@ public abstract sealed class KeyValueSerde permits KeyValueSerde.Bytes, KeyValue
         private final String settingKey;
         private final Class<? extends Writable> type;
         private final DataInputBuffer input = new DataInputBuffer();
+        private final DataOutputBuffer output = new DataOutputBuffer();
 
         Writables(String settingKey, Class<? extends Writable> type) {
             this.settingKey = settingKey;
@@ -70,12 +91,23 @@ public abstract sealed class KeyValueSerde permits KeyValueSerde.Bytes, KeyValue
         }
 
         @Override
-        public void serialize(Object object, DataOutputBuffer out) throws IOException {
+        public void serialize(Object object) throws IOException {
             if (!type.isInstance(object)) {
                 throw new IllegalArgumentException(settingKey + " is " + type.getName() + " but a "
                         + (object == null ? "null" : object.getClass().getName()) + " was sent");
             }
-            ((Writable) object).write(out);
+            output.reset();
+            ((Writable) object).write(output);
+        }
+
+        @Override
+        public byte[] bytes() {
+            return output.getData();
+        }
+
+        @Override
+        public int length() {
+            return output.getLength();
         }
 
         @Override

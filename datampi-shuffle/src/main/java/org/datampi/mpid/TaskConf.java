@@ -18,6 +18,7 @@ public final class TaskConf {
     private static final Set<String> JOB_KEYS = Set.of(ShuffleSettings.MEM_USED_PERCENT, ShuffleSettings.SEND_QUEUE,
             ShuffleSettings.BLOCK_SIZE, ShuffleSettings.COMPRESSION, ShuffleSettings.LOCAL_DIR);
 
+    private final Map<String, String> conf;
     private final KeyValueSerde keySerde;
     private final KeyValueSerde valueSerde;
     private final KeyOrder keyOrder;
@@ -35,8 +36,9 @@ public final class TaskConf {
                 throw new IllegalArgumentException("Unknown setting " + key + "; accepted: " + KEYS);
             }
         }
-        this.keySerde = KeyValueSerde.forType(MpidConf.KEY_CLASS, conf.get(MpidConf.KEY_CLASS));
-        this.valueSerde = KeyValueSerde.forType(MpidConf.VALUE_CLASS, conf.get(MpidConf.VALUE_CLASS));
+        this.conf = Map.copyOf(conf);
+        this.keySerde = newKeySerde();
+        this.valueSerde = newValueSerde();
         this.keyOrder = new KeyOrder(keySerde.typeName(), conf.getOrDefault(MpidConf.COMPARATOR_CLASS, ""));
         this.comparator = keyOrder.comparator();
         this.partitioner = conf.containsKey(MpidConf.PARTITIONER_CLASS)
@@ -71,9 +73,17 @@ public final class TaskConf {
         return partitioner;
     }
 
-    /** The combiner bound to this task's types, for the block encoder. */
+    /** The combiner bound to this task's types, for the block encoder, with serdes of its own. */
     public Optional<BlockCombiner> blockCombiner() {
-        return combiner.map(c -> new WritableBlockCombiner(c, comparator, keySerde, valueSerde));
+        return combiner.map(c -> new WritableBlockCombiner(c, comparator, newKeySerde(), newValueSerde()));
+    }
+
+    private KeyValueSerde newKeySerde() {
+        return KeyValueSerde.forType(MpidConf.KEY_CLASS, conf.get(MpidConf.KEY_CLASS));
+    }
+
+    private KeyValueSerde newValueSerde() {
+        return KeyValueSerde.forType(MpidConf.VALUE_CLASS, conf.get(MpidConf.VALUE_CLASS));
     }
 
     static Class<?> loadClass(String settingKey, String className) {

@@ -19,8 +19,6 @@ final class WritableBlockCombiner implements BlockCombiner {
     private final RawComparator<?> comparator;
     private final KeyValueSerde keySerde;
     private final KeyValueSerde valueSerde;
-    private final DataOutputBuffer keyBytes = new DataOutputBuffer();
-    private final DataOutputBuffer valueBytes = new DataOutputBuffer();
 
     WritableBlockCombiner(Combiner combiner, RawComparator<?> comparator, KeyValueSerde keySerde,
             KeyValueSerde valueSerde) {
@@ -81,12 +79,10 @@ final class WritableBlockCombiner implements BlockCombiner {
 
     private void write(Object key, Object value, DataOutputBuffer out) {
         try {
-            keyBytes.reset();
-            keySerde.serialize(key, keyBytes);
-            valueBytes.reset();
-            valueSerde.serialize(value, valueBytes);
-            PairFormat.write(out, keyBytes.getData(), 0, keyBytes.getLength(), valueBytes.getData(), 0,
-                    valueBytes.getLength());
+            keySerde.serialize(key);
+            valueSerde.serialize(value);
+            PairFormat.write(out, keySerde.bytes(), 0, keySerde.length(), valueSerde.bytes(), 0,
+                    valueSerde.length());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

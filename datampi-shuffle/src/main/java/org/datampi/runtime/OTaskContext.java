@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
 
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.datampi.mpid.Comm;
+import org.datampi.mpid.KeyValueSerde;
 import org.datampi.mpid.TaskConf;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
@@ -23,8 +23,6 @@ final class OTaskContext implements TaskContext {
     private final int aTasks;
     private final RankShuffle shuffle;
     private final ShuffleSettings settings;
-    private final DataOutputBuffer keyBytes = new DataOutputBuffer();
-    private final DataOutputBuffer valueBytes = new DataOutputBuffer();
     private TaskConf conf;
     private SendPartitionList partitions;
     private boolean finished;
@@ -63,11 +61,11 @@ final class OTaskContext implements TaskContext {
         if (partitions == null) {
             throw new IllegalStateException("MPI_D.Send in a job without A tasks (-A 0)");
         }
+        KeyValueSerde keys = conf.keySerde();
+        KeyValueSerde values = conf.valueSerde();
         try {
-            keyBytes.reset();
-            conf.keySerde().serialize(key, keyBytes);
-            valueBytes.reset();
-            conf.valueSerde().serialize(value, valueBytes);
+            keys.serialize(key);
+            values.serialize(value);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot serialize a pair in O task " + comm.rank(), e);
         }
@@ -76,8 +74,7 @@ final class OTaskContext implements TaskContext {
             throw new IllegalStateException("Partitioner " + conf.partitioner().getClass().getName()
                     + " returned partition " + partition + " for " + aTasks + " A tasks");
         }
-        partitions.add(partition, keyBytes.getData(), 0, keyBytes.getLength(), valueBytes.getData(), 0,
-                valueBytes.getLength());
+        partitions.add(partition, keys.bytes(), 0, keys.length(), values.bytes(), 0, values.length());
         pairsSent++;
     }
 

@@ -1,6 +1,7 @@
 package org.datampi.shuffle.buffer;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.util.IndexedSortable;
@@ -90,16 +91,28 @@ public final class SendPartition {
         return pairOffset(pair) + pairLength(pair) - valueOffset(pair);
     }
 
-    /** The pair indexes in comparator order of their keys (Hadoop's QuickSort over an index permutation). */
+    /**
+     * The pair indexes in comparator order of their keys (Hadoop's QuickSort over an index permutation). With a
+     * prefix-capable comparator the permutation is sorted together with the keys' prefixes, so most comparisons
+     * read two adjacent longs instead of two keys.
+     */
     public int[] sortedOrder(RawComparator<?> comparator) {
         int[] order = new int[count];
         for (int i = 0; i < count; i++) {
             order[i] = i;
         }
+        Optional<KeyPrefix> keyPrefix = KeyPrefix.of(comparator);
+        long[] prefixes = new long[keyPrefix.isPresent() ? count : 0];
+        for (int i = 0; i < prefixes.length; i++) {
+            prefixes[i] = keyPrefix.get().prefix(data, keyOffsets[i], keyLengths[i]);
+        }
         byte[] bytes = data;
         SORTER.sort(new IndexedSortable() {
             @Override
             public int compare(int i, int j) {
+                if (prefixes.length > 0 && prefixes[i] != prefixes[j]) {
+                    return Long.compareUnsigned(prefixes[i], prefixes[j]);
+                }
                 int a = order[i];
                 int b = order[j];
                 return comparator.compare(bytes, keyOffsets[a], keyLengths[a], bytes, keyOffsets[b], keyLengths[b]);
@@ -110,6 +123,11 @@ public final class SendPartition {
                 int held = order[i];
                 order[i] = order[j];
                 order[j] = held;
+                if (prefixes.length > 0) {
+                    long heldPrefix = prefixes[i];
+                    prefixes[i] = prefixes[j];
+                    prefixes[j] = heldPrefix;
+                }
             }
         }, 0, count);
         return order;

@@ -26,7 +26,8 @@ public final class BlockEncoder {
     private final RawComparator<?> comparator;
     private final Optional<BlockCombiner> combiner;
     private final BufferPool pool;
-    private final DataOutputBuffer sorted = new DataOutputBuffer();
+    private final DataOutputBuffer combined = new DataOutputBuffer();
+    private byte[] sorted = new byte[0];
 
     public BlockEncoder(BlockCodec codec, RawComparator<?> comparator, Optional<BlockCombiner> combiner,
             BufferPool pool) {
@@ -44,25 +45,41 @@ public final class BlockEncoder {
     /** Returns a flipped buffer holding the encoded block; the caller returns it to the pool once sent. */
     public ByteBuffer encode(int partition, SendPartition block) {
         int[] order = block.sortedOrder(comparator);
-        sorted.reset();
+        byte[] pairs;
+        int rawLength;
         int pairCount;
-        try {
-            if (combiner.isPresent()) {
-                pairCount = combiner.get().combine(block, order, sorted);
-            } else {
-                byte[] data = block.data();
-                for (int pair : order) {
-                    sorted.write(data, block.pairOffset(pair), block.pairLength(pair));
-                }
-                pairCount = order.length;
+        if (combiner.isPresent()) {
+            combined.reset();
+            try {
+                pairCount = combiner.get().combine(block, order, combined);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot combine a block of partition " + partition, e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot encode a block of partition " + partition, e);
+            pairs = combined.getData();
+            rawLength = combined.getLength();
+        } else {
+            pairs = copyInOrder(block, order);
+            rawLength = block.byteLength();
+            pairCount = order.length;
         }
-        int rawLength = sorted.getLength();
         ByteBuffer buffer = pool.acquire(HEADER_BYTES + codec.maxCompressedLength(rawLength));
         buffer.putInt(partition).putInt(pairCount).putInt(rawLength).putInt(codec.ordinal());
-        codec.compress(sorted.getData(), rawLength, buffer);
+        codec.compress(pairs, rawLength, buffer);
         return buffer.flip();
+    }
+
+    /** The block's pairs in order, copied with array copies (stream writes would take a lock per pair). */
+    private byte[] copyInOrder(SendPartition block, int[] order) {
+        if (sorted.length < block.byteLength()) {
+            sorted = new byte[Math.max(block.byteLength(), sorted.length * 2)];
+        }
+        byte[] data = block.data();
+        int at = 0;
+        for (int pair : order) {
+            int length = block.pairLength(pair);
+            System.arraycopy(data, block.pairOffset(pair), sorted, at, length);
+            at += length;
+        }
+        return sorted;
     }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 import org.apache.hadoop.io.RawComparator;
+import org.datampi.shuffle.buffer.KeyPrefix;
 
 /**
  * A k-way merge of sorted runs into one sorted run, over a tournament (loser) tree: each pair costs one key
@@ -16,6 +17,9 @@ public final class MergingCursor implements RunCursor {
     private final RunCursor[] runs;
     private final boolean[] exhausted;
     private final RawComparator<?> comparator;
+    /** The current key's prefix of each run, when the comparator has a prefix form (else null). */
+    private final KeyPrefix keyPrefix;
+    private final long[] prefixes;
     /** tree[node] is the run that lost the match at internal node (1..k-1); leaves are implicit at k..2k-1. */
     private final int[] tree;
     private int winner = -1;
@@ -26,8 +30,10 @@ public final class MergingCursor implements RunCursor {
         this.comparator = requireNonNull(comparator, "comparator is null");
         this.exhausted = new boolean[this.runs.length];
         this.tree = new int[Math.max(1, this.runs.length)];
+        this.keyPrefix = KeyPrefix.of(comparator).orElse(null);
+        this.prefixes = new long[this.runs.length];
         for (int i = 0; i < this.runs.length; i++) {
-            exhausted[i] = !this.runs[i].next();
+            advance(i);
         }
         if (this.runs.length > 0) {
             winner = build(1);
@@ -54,11 +60,21 @@ public final class MergingCursor implements RunCursor {
             return false;
         }
         if (started) {
-            exhausted[winner] = exhausted[winner] || !runs[winner].next();
+            if (!exhausted[winner]) {
+                advance(winner);
+            }
             replay(winner);
         }
         started = true;
         return !exhausted[winner];
+    }
+
+    private void advance(int run) {
+        RunCursor cursor = runs[run];
+        exhausted[run] = !cursor.next();
+        if (keyPrefix != null && !exhausted[run]) {
+            prefixes[run] = keyPrefix.prefix(cursor.keyBuffer(), cursor.keyOffset(), cursor.keyLength());
+        }
     }
 
     /** Replays the matches on the path from a leaf to the root after that leaf's run advanced. */
@@ -81,6 +97,9 @@ public final class MergingCursor implements RunCursor {
         }
         if (exhausted[b]) {
             return true;
+        }
+        if (keyPrefix != null && prefixes[a] != prefixes[b]) {
+            return Long.compareUnsigned(prefixes[a], prefixes[b]) < 0;
         }
         RunCursor x = runs[a];
         RunCursor y = runs[b];
