@@ -46,6 +46,8 @@ public final class ShuffleBench {
         long shuffleStart = datampi.lines("o-start").stream().mapToLong(l -> l.getLong("epochMillis")).min()
                 .orElseThrow();
         long shuffleEnd = datampi.lines("a-end").stream().mapToLong(l -> l.getLong("epochMillis")).max().orElseThrow();
+        long oEnd = datampi.lines("o-end").stream().mapToLong(l -> l.getLong("epochMillis")).max().orElseThrow();
+        long aStart = datampi.lines("a-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
 
         Path work = Files.createTempDirectory("datampi-hadoop-baseline");
         List<String> hadoopCommand = new ArrayList<>(List.of("java", "-Xmx" + totalHeap(heap, procs)));
@@ -88,6 +90,11 @@ public final class ShuffleBench {
         table.append(String.format(Locale.ROOT, "%ndatampi-shuffle moves data at %.1f%% of the raw MPI all-to-all's "
                 + "bandwidth; both shuffles delivered the same %,d pairs (checksum %d).%n",
                 100 * (mb / oursShuffle) / (rawBytes / 1e6 / rawSeconds), ours.pairs, ours.hashSum));
+        table.append(String.format(Locale.ROOT, "Where datampi's wall time goes: launch and teardown (mpirun, JVMs, "
+                + "MPI_Init, MPI_Finalize) %.2f s, O phase (generate, serialize, sort blocks, send) %.2f s, between "
+                + "the last O task and the first A task %.2f s, A phase (merge, Recv, checksum) %.2f s.%n",
+                datampi.seconds - oursShuffle, (oEnd - shuffleStart) / 1e3, (aStart - oEnd) / 1e3,
+                (shuffleEnd - aStart) / 1e3));
         String ratio = String.format(Locale.ROOT, "shuffle_vs_hadoop=%.2f", hadoop.seconds / datampi.seconds);
         String shuffleRatio = String.format(Locale.ROOT, "shuffle_phase_vs_hadoop=%.2f", hadoopShuffle / oursShuffle);
         System.out.print(table);

@@ -32,7 +32,10 @@ public final class ShuffleBenchJob {
                 byte[] key = Arrays.copyOf(records.key(), length);
                 MPI_D.Send(key, GeneratedRecords.valueFor(key, length));
             }
+            System.out.println("BENCH o-end task=" + task + " epochMillis=" + System.currentTimeMillis());
         } else if (MPI_D.COMM_BIPARTITE_A != null) {
+            System.out.println("BENCH a-start task=" + MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_A) + " epochMillis="
+                    + System.currentTimeMillis());
             PairChecksum checksum = new PairChecksum();
             for (Object[] pair = MPI_D.Recv(); pair != null; pair = MPI_D.Recv()) {
                 byte[] key = (byte[]) pair[0];
