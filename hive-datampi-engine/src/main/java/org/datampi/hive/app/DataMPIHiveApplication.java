@@ -1,0 +1,115 @@
+package org.datampi.hive.app;
+
+import java.io.IOException;
+import java.util.Map;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.mr.ExecReducer;
+import org.apache.hadoop.hive.ql.io.HiveKey;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.mapred.InputFormat;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapRunnable;
+import org.apache.hadoop.mapred.OutputCollector;
+import org.apache.hadoop.mapred.RecordReader;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.datampi.mpid.MPI_D;
+import org.datampi.mpid.MPI_D_Exception;
+import org.datampi.mpid.MpidConf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every rank runs for a Hive stage (the paper's Fig. 5), once per scheduled task. An O task reads its input
+ * split through the job's input format (Hive's, with column projection and predicate push-down) and runs the job's
+ * map runner, Hive's ExecMapper, whose ReduceSinkOperator output goes straight to {@code MPI_D.Send}: a
+ * (HiveKey, BytesWritable) pair to the A task Hive's partitioner picks. An A task runs ExecReducer over the groups of
+ * {@code MPI_D.Recv()}, in HiveKey byte order. File sinks write and commit as in a Hadoop task; the job runner's
+ * caller (Hive's ExecDriver) runs job-close afterwards.
+ *
+ * <p>Arguments: {@code SUBMIT_DIR JOB_ID}.
+ */
+public final class DataMPIHiveApplication {
+    private static final Logger LOG = LoggerFactory.getLogger(DataMPIHiveApplication.class);
+    /** One job per process: the submitted job is read once and shared by the process's tasks. */
+    private static SubmittedJob submitted;
+
+    private DataMPIHiveApplication() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        SubmittedJob job = submittedJob(new Path(args[0]), JobID.forName(args[1]));
+        MPI_D.Init(args, MPI_D.Mode.Common, Map.of(
+                MpidConf.KEY_CLASS, HiveKey.class.getName(),
+                MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
+                MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName(),
+                MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName()));
+        if (MPI_D.COMM_BIPARTITE_O != null) {
+            runOTask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
+        } else if (MPI_D.COMM_BIPARTITE_A != null) {
+            runATask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_A));
+        }
+        MPI_D.Finalize();
+    }
+
+    private static synchronized SubmittedJob submittedJob(Path submitDir, JobID jobId) {
+        if (submitted == null) {
+            submitted = new SubmittedJob(submitDir, jobId);
+            HivePartitioner.useJob(submitted.job());
+        }
+        return submitted;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void runOTask(SubmittedJob job, int task) throws IOException {
+        TaskAttemptID attempt = job.attempt(TaskType.MAP, task);
+        JobConf conf = job.taskConf(attempt);
+        InputSplit split = job.split(conf, task);
+        LOG.info("{}: {}", attempt, split);
+        TaskCounters counters = new TaskCounters(split);
+        InputFormat inputFormat = conf.getInputFormat();
+        RecordReader reader = inputFormat.getRecordReader(split, conf, counters);
+        MapRunnable runner = ReflectionUtils.newInstance(conf.getMapRunnerClass(), conf);
+        OutputCollector<Object, Object> toATasks = conf.getNumReduceTasks() == 0
+                ? (key, value) -> {
+                    throw new IllegalStateException("A map-only stage produced a shuffle pair");
+                }
+                : (key, value) -> {
+                    try {
+                        MPI_D.Send(key, value);
+                    } catch (MPI_D_Exception e) {
+                        throw new IOException(e);
+                    }
+                };
+        try {
+            runner.run(reader, toATasks, counters);
+        } finally {
+            reader.close();
+        }
+        counters.save(conf, job.submitDir(), attempt.toString());
+    }
+
+    private static void runATask(SubmittedJob job, int task) throws IOException, MPI_D_Exception {
+        TaskAttemptID attempt = job.attempt(TaskType.REDUCE, task);
+        JobConf conf = job.taskConf(attempt);
+        TaskCounters counters = new TaskCounters(null);
+        ExecReducer reducer = new ExecReducer();
+        reducer.configure(conf);
+        OutputCollector<Object, Object> noOutput = (key, value) -> {
+            throw new IllegalStateException("Hive's reduce side writes through its file sinks, not a collector");
+        };
+        KeyGroups groups = new KeyGroups();
+        try {
+            while (groups.nextKey()) {
+                reducer.reduce(groups.key(), groups.values(), noOutput, counters);
+            }
+        } finally {
+            reducer.close();
+        }
+        counters.save(conf, job.submitDir(), attempt.toString());
+    }
+}

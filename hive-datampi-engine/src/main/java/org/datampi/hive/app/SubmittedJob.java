@@ -1,0 +1,89 @@
+package org.datampi.hive.app;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.serializer.Deserializer;
+import org.apache.hadoop.io.serializer.SerializationFactory;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.split.JobSplit;
+import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
+
+/**
+ * A job as Hive's JobClient submitted it: the submit directory with job.xml and the input splits. Gives each task
+ * its own configuration, localized as Hadoop localizes a task's (attempt id, partition, map or reduce), and its split.
+ */
+final class SubmittedJob {
+    private final Path submitDir;
+    private final JobID jobId;
+    private final JobConf job;
+    private JobSplit.TaskSplitMetaInfo[] splits;
+
+    SubmittedJob(Path submitDir, JobID jobId) {
+        this.submitDir = requireNonNull(submitDir, "submitDir is null");
+        this.jobId = requireNonNull(jobId, "jobId is null");
+        this.job = new JobConf(new Path(submitDir, "job.xml"));
+        // Map-join hash tables are read where the local task wrote them, as in Hadoop's local mode.
+        job.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+    }
+
+    JobConf job() {
+        return job;
+    }
+
+    Path submitDir() {
+        return submitDir;
+    }
+
+    /** A copy of the job configuration for one task attempt. */
+    JobConf taskConf(TaskAttemptID attempt) {
+        JobConf task = new JobConf(job);
+        task.set(MRJobConfig.TASK_ATTEMPT_ID, attempt.toString());
+        task.set(MRJobConfig.TASK_ID, attempt.getTaskID().toString());
+        task.set(MRJobConfig.ID, jobId.toString());
+        task.setBoolean(MRJobConfig.TASK_ISMAP, attempt.getTaskType() == TaskType.MAP);
+        task.setInt(MRJobConfig.TASK_PARTITION, attempt.getTaskID().getId());
+        return task;
+    }
+
+    TaskAttemptID attempt(TaskType type, int task) {
+        return new TaskAttemptID(new TaskID(jobId, type, task), 0);
+    }
+
+    /** The input split of O task {@code task}, read as Hadoop's MapTask reads it. */
+    InputSplit split(JobConf conf, int task) throws IOException {
+        if (splits == null) {
+            splits = SplitMetaInfoReader.readSplitMetaInfo(jobId, submitDir.getFileSystem(job), job, submitDir);
+        }
+        JobSplit.TaskSplitIndex index = splits[task].getSplitIndex();
+        Path file = new Path(index.getSplitLocation());
+        FileSystem fs = file.getFileSystem(conf);
+        try (FSDataInputStream in = fs.open(file)) {
+            in.seek(index.getStartOffset());
+            String className = Text.readString(in);
+            Class<?> type;
+            try {
+                type = conf.getClassByName(className);
+            } catch (ClassNotFoundException e) {
+                throw new IOException("Split class " + className + " is not on the ranks' classpath", e);
+            }
+            @SuppressWarnings("unchecked")
+            Deserializer<InputSplit> deserializer =
+                    (Deserializer<InputSplit>) new SerializationFactory(conf).getDeserializer(type);
+            deserializer.open(in);
+            return deserializer.deserialize(null);
+        }
+    }
+}

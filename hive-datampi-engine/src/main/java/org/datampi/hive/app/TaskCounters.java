@@ -1,0 +1,97 @@
+package org.datampi.hive.app;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.Reporter;
+
+/**
+ * The Hadoop Reporter a task's Hive operators count into. When the task ends its counters are written to the job's
+ * submit directory, where the job runner merges them for Hive (statistics, row counts on the console).
+ */
+public final class TaskCounters implements Reporter {
+    private static final String DIRECTORY = "datampi-counters";
+
+    private final Counters counters = new Counters();
+    private final InputSplit split;
+
+    public TaskCounters(InputSplit split) {
+        this.split = split;
+    }
+
+    @Override
+    public void setStatus(String status) {
+    }
+
+    @Override
+    public Counters.Counter getCounter(Enum<?> name) {
+        return counters.findCounter(name);
+    }
+
+    @Override
+    public Counters.Counter getCounter(String group, String name) {
+        return counters.findCounter(group, name);
+    }
+
+    @Override
+    public void incrCounter(Enum<?> key, long amount) {
+        counters.incrCounter(key, amount);
+    }
+
+    @Override
+    public void incrCounter(String group, String counter, long amount) {
+        counters.incrCounter(group, counter, amount);
+    }
+
+    @Override
+    public InputSplit getInputSplit() {
+        if (split == null) {
+            throw new UnsupportedOperationException("An A task has no input split");
+        }
+        return split;
+    }
+
+    @Override
+    public float getProgress() {
+        return 0;
+    }
+
+    @Override
+    public void progress() {
+    }
+
+    /** Writes this task's counters as {@code <submitDir>/datampi-counters/<attempt>}. */
+    public void save(Configuration conf, Path submitDir, String attempt) throws IOException {
+        Path file = new Path(new Path(submitDir, DIRECTORY), requireNonNull(attempt, "attempt is null"));
+        try (DataOutputStream out = file.getFileSystem(conf).create(file, true)) {
+            counters.write(out);
+        }
+    }
+
+    /** The sum of every task's saved counters. */
+    public static Counters merge(Configuration conf, Path submitDir) throws IOException {
+        Counters total = new Counters();
+        Path directory = new Path(submitDir, DIRECTORY);
+        FileSystem fs = directory.getFileSystem(conf);
+        if (!fs.exists(directory)) {
+            return total;
+        }
+        for (FileStatus file : fs.listStatus(directory)) {
+            Counters task = new Counters();
+            try (DataInputStream in = fs.open(file.getPath())) {
+                task.readFields(in);
+            }
+            total.incrAllCounters(task);
+        }
+        return total;
+    }
+}

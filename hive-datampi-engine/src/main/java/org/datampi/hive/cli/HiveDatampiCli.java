@@ -1,0 +1,221 @@
+package org.datampi.hive.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.IDriver;
+import org.apache.hadoop.hive.ql.processors.CommandProcessor;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
+import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.session.DataMPIEngine;
+import org.datampi.hive.session.EmbeddedHive;
+
+import jline.console.ConsoleReader;
+import jline.console.history.FileHistory;
+
+/**
+ * bin/hive-datampi: a HiveQL shell on Hive's Driver API, the way Hive CLI users know it. Query results go to stdout
+ * as tab-separated rows without a header; progress, logs and errors go to stderr and the log file. The exit code is
+ * non-zero when a statement fails.
+ */
+public final class HiveDatampiCli {
+    static final String STATE_VARIABLE = "HIVE_DATAMPI_STATE";
+    /** Read by conf/hive-datampi-log4j2.properties; set before Hive logs anything. */
+    private static final String LOG_DIR_PROPERTY = "hive.datampi.log.dir";
+    private static final String USAGE = """
+            Usage: hive-datampi [options]
+              -e "SQL"                 run the statements and exit
+              -f FILE                  run the statements of FILE and exit
+              --hiveconf KEY=VALUE     a Hive setting for this session (repeatable)
+              --database DB            start in database DB
+              --warehouse DIR          the state directory: metastore, warehouse, scratch, logs
+                                       (default $HIVE_DATAMPI_STATE, else $DATAMPI_HOME/state)
+              -h, --help               this help
+            Without -e or -f: an interactive prompt with line editing and history.""";
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final HiveConf conf;
+
+    private HiveDatampiCli(HiveConf conf, PrintStream out, PrintStream err) {
+        this.conf = conf;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) throws Exception {
+        SessionStream out = new SessionStream(System.out, true, StandardCharsets.UTF_8.name());
+        SessionStream err = new SessionStream(System.err, true, StandardCharsets.UTF_8.name());
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("hive-datampi: " + e.getMessage());
+            err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help) {
+            out.println(USAGE);
+            return;
+        }
+        System.exit(run(options, out, err));
+    }
+
+    static int run(Options options, SessionStream out, SessionStream err) throws IOException {
+        System.setProperty(LOG_DIR_PROPERTY, options.stateDir().resolve("logs").toAbsolutePath().toString());
+        DataMPIEngine.install();
+        HiveConf conf = EmbeddedHive.configuration(options.stateDir(), options.settings);
+        SessionState session = new SessionState(conf);
+        session.out = out;
+        session.info = err;
+        session.err = err;
+        SessionState.start(session);
+        HiveDatampiCli cli = new HiveDatampiCli(session.getConf(), out, err);
+        try {
+            if (options.database != null && !cli.execute("USE " + options.database)) {
+                return 1;
+            }
+            if (options.execute != null) {
+                return cli.runAll(HiveQlScript.parse(options.execute).all());
+            }
+            if (options.file != null) {
+                return cli.runAll(HiveQlScript.parse(Files.readString(Path.of(options.file))).all());
+            }
+            return cli.interactive(options.stateDir());
+        } finally {
+            session.close();
+        }
+    }
+
+    private int runAll(List<String> statements) {
+        for (String statement : statements) {
+            if (!execute(statement)) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private int interactive(Path stateDir) throws IOException {
+        ConsoleReader reader = new ConsoleReader();
+        Files.createDirectories(stateDir);
+        FileHistory history = new FileHistory(stateDir.resolve("history").toFile());
+        reader.setHistory(history);
+        String pending = "";
+        try {
+            while (true) {
+                String line = reader.readLine(pending.isEmpty() ? "hive-datampi> " : "            > ");
+                if (line == null) {
+                    return 0;
+                }
+                HiveQlScript script = HiveQlScript.parse(pending + "\n" + line);
+                for (String statement : script.statements()) {
+                    String word = statement.toLowerCase(Locale.ROOT);
+                    if (word.equals("quit") || word.equals("exit")) {
+                        return 0;
+                    }
+                    execute(statement);
+                }
+                pending = script.rest();
+            }
+        } finally {
+            history.flush();
+        }
+    }
+
+    /** Runs one statement; prints its rows, or its error; returns whether it succeeded. */
+    private boolean execute(String statement) {
+        String[] tokens = statement.trim().split("\\s+", 2);
+        try {
+            CommandProcessor processor = CommandProcessorFactory.get(tokens, conf);
+            if (processor instanceof IDriver driver) {
+                try {
+                    driver.run(statement);
+                    List<String> rows = new ArrayList<>();
+                    while (driver.getResults(rows)) {
+                        rows.forEach(out::println);
+                        rows.clear();
+                    }
+                } finally {
+                    driver.close();
+                }
+            } else if (processor != null) {
+                processor.run(tokens.length > 1 ? tokens[1] : "");
+            }
+            return true;
+        } catch (CommandProcessorException e) {
+            err.println(e.getMessage());
+            return false;
+        } catch (Exception e) {
+            err.println("FAILED: " + e);
+            return false;
+        }
+    }
+
+    /** The command line. */
+    static final class Options {
+        private final Map<String, String> settings = new LinkedHashMap<>();
+        private String execute;
+        private String file;
+        private String database;
+        private String warehouse;
+        private boolean help;
+
+        static Options parse(String[] args) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "-h", "--help" -> options.help = true;
+                    case "-e" -> options.execute = value(args, ++i, arg);
+                    case "-f" -> options.file = value(args, ++i, arg);
+                    case "--database" -> options.database = value(args, ++i, arg);
+                    case "--warehouse" -> options.warehouse = value(args, ++i, arg);
+                    case "--hiveconf" -> {
+                        String setting = value(args, ++i, arg);
+                        int equals = setting.indexOf('=');
+                        if (equals <= 0) {
+                            throw new IllegalArgumentException("--hiveconf needs KEY=VALUE, got '" + setting + "'");
+                        }
+                        options.settings.put(setting.substring(0, equals).trim(), setting.substring(equals + 1));
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+                }
+            }
+            if (options.execute != null && options.file != null) {
+                throw new IllegalArgumentException("-e and -f cannot be used together");
+            }
+            return options;
+        }
+
+        private static String value(String[] args, int index, String option) {
+            if (index >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[index];
+        }
+
+        Path stateDir() {
+            if (warehouse != null) {
+                return Path.of(warehouse);
+            }
+            String fromEnvironment = System.getenv(STATE_VARIABLE);
+            if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+                return Path.of(fromEnvironment);
+            }
+            return Path.of(System.getProperty("datampi.home", "."), "state");
+        }
+    }
+}

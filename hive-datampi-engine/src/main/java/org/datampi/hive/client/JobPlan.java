@@ -1,0 +1,50 @@
+package org.datampi.hive.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Locale;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
+ * {@code default}: O tasks follow the input splits and A tasks Hive's reducer estimate; {@code enhanced}: as many A
+ * tasks as O tasks, except one A task for the last stage of a query. A reducer count Hive fixed (a user's
+ * mapreduce.job.reduces, bucketing, ORDER BY's single reducer) is never changed.
+ *
+ * @param oTasks one per input split
+ * @param aTasks 0 for a map-only stage
+ * @param processes ranks to start: as many as useful, at most the configured number
+ */
+public record JobPlan(int oTasks, int aTasks, int processes) {
+    public static final String PARALLELISM = "hive.datampi.parallelism";
+    public static final String PROCESSES = "hive.datampi.processes";
+
+    public enum Parallelism { DEFAULT, ENHANCED }
+
+    public static JobPlan of(Configuration job, int splits, int hiveReducers, boolean reducersFixed,
+            boolean lastStage) {
+        requireNonNull(job, "job is null");
+        Parallelism parallelism = parallelism(job.get(PARALLELISM, "default"));
+        int oTasks = Math.max(1, splits);
+        int aTasks = hiveReducers;
+        if (parallelism == Parallelism.ENHANCED && hiveReducers > 0 && !reducersFixed) {
+            aTasks = lastStage ? 1 : oTasks;
+        }
+        int slots = job.getInt(PROCESSES, Runtime.getRuntime().availableProcessors());
+        if (slots < 1) {
+            throw new IllegalArgumentException("Invalid value '" + slots + "' for " + PROCESSES
+                    + ": expected an integer >= 1");
+        }
+        return new JobPlan(oTasks, aTasks, Math.min(slots, Math.max(oTasks, aTasks)));
+    }
+
+    static Parallelism parallelism(String value) {
+        try {
+            return Parallelism.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PARALLELISM
+                    + ": expected default or enhanced");
+        }
+    }
+}

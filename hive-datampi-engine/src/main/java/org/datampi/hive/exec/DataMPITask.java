@@ -1,0 +1,39 @@
+package org.datampi.hive.exec;
+
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.datampi.hive.client.DataMPIJobRunner;
+import org.datampi.hive.session.DataMPIEngine;
+
+/**
+ * Hive's MapReduce-shaped stage (a MapWork and an optional ReduceWork) run on datampi: O tasks run the map side over
+ * the input splits, A tasks the reduce side. Hive builds one wherever it would build a MapRedTask (see
+ * {@link DataMPIEngine}); with another engine selected it is a plain MapRedTask.
+ *
+ * <p>Everything Hive's ExecDriver does before and after a job stays Hive's own: the plan written with Hive's
+ * utilities, input format and splits, partitioner, sampling, added jars and files, temporary directories, statistics,
+ * and job-close (file commit, dynamic partitions) on every top operator and the reducer. Only the job runner
+ * changes: the job is submitted to the "datampi" framework ({@link DataMPIJobRunner}), which launches it with
+ * mpidrun.
+ */
+public final class DataMPITask extends MapRedTask {
+    private static final long serialVersionUID = 1L;
+    /** Hive polls a running job this often (its default, 1 s, would add up to a second to every stage). */
+    private static final long STATUS_POLL_MILLIS = 50;
+
+    @Override
+    public int execute() {
+        if (DataMPIEngine.isSelected(conf)) {
+            job.set(MRConfig.FRAMEWORK_NAME, DataMPIJobRunner.FRAMEWORK_NAME);
+            HiveConf.setLongVar(job, HiveConf.ConfVars.HIVE_COUNTERS_PULL_INTERVAL, STATUS_POLL_MILLIS);
+            job.setBoolean(DataMPIJobRunner.LAST_STAGE, getChildTasks() == null || getChildTasks().stream()
+                    .noneMatch(child -> child instanceof MapRedTask));
+            // -1 means "Hive estimates"; anything else was fixed by the plan (ORDER BY, bucketing) or the user.
+            job.setBoolean(DataMPIJobRunner.REDUCERS_FIXED, work.getReduceWork() != null
+                    && (work.getReduceWork().getNumReduceTasks() >= 0
+                            || HiveConf.getIntVar(conf, HiveConf.ConfVars.HADOOP_NUM_REDUCERS) >= 0));
+        }
+        return super.execute();
+    }
+}

@@ -1,0 +1,51 @@
+package org.datampi.hive.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.apache.hadoop.hive.conf.HiveConf;
+
+/**
+ * The embedded default: Hive 4.1 with a Derby metastore and a local warehouse under one state directory, the local
+ * file system, and datampi as the engine. Settings given by the user (--hiveconf, hive-site.xml) win over these.
+ */
+public final class EmbeddedHive {
+    private EmbeddedHive() {
+    }
+
+    /** A HiveConf for the state directory, with the user's settings applied last. */
+    public static HiveConf configuration(Path stateDir, Map<String, String> userSettings) {
+        requireNonNull(stateDir, "stateDir is null");
+        HiveConf conf = new HiveConf(EmbeddedHive.class);
+        Path state = stateDir.toAbsolutePath();
+        Map<String, String> embedded = Map.ofEntries(
+                Map.entry("javax.jdo.option.ConnectionURL",
+                        "jdbc:derby:;databaseName=" + state.resolve("metastore_db") + ";create=true"),
+                Map.entry("datanucleus.schema.autoCreateAll", "true"),
+                Map.entry("hive.metastore.schema.verification", "false"),
+                Map.entry("hive.metastore.uris", ""),
+                Map.entry("fs.defaultFS", "file:///"),
+                Map.entry("hive.metastore.warehouse.dir", state.resolve("warehouse").toString()),
+                Map.entry("hive.metastore.warehouse.external.dir", state.resolve("warehouse-external").toString()),
+                Map.entry("hive.exec.scratchdir", state.resolve("scratch").toString()),
+                Map.entry("hive.exec.local.scratchdir", state.resolve("local-scratch").toString()),
+                Map.entry("hive.downloaded.resources.dir", state.resolve("resources").toString()),
+                Map.entry("hive.querylog.location", state.resolve("query-log").toString()),
+                Map.entry("hive.query.results.cache.directory", state.resolve("results-cache").toString()),
+                Map.entry("mapreduce.jobtracker.staging.root.dir", state.resolve("staging").toString()),
+                Map.entry("mapreduce.cluster.local.dir", state.resolve("mapred-local").toString()),
+                Map.entry("hadoop.tmp.dir", state.resolve("hadoop-tmp").toString()),
+                // Hive on MR in this JVM (the mr engine and map-join local tasks) runs locally, never via /usr/bin/hadoop.
+                Map.entry("mapreduce.framework.name", "local"),
+                Map.entry("hive.exec.submit.local.task.via.child", "false"),
+                Map.entry("hive.exec.submitviachild", "false"),
+                Map.entry("hive.exec.mode.local.auto", "false"),
+                Map.entry("mapreduce.job.counters.max", "1000"),
+                Map.entry("hive.execution.engine", DataMPIEngine.NAME));
+        embedded.forEach(conf::set);
+        userSettings.forEach(conf::set);
+        return conf;
+    }
+}
