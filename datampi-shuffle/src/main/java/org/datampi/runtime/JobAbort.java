@@ -24,7 +24,13 @@ final class JobAbort {
         Throwable root = cause instanceof TaskFailedException && cause.getCause() != null ? cause.getCause() : cause;
         String where = cause instanceof TaskFailedException ? cause.getMessage().replaceFirst(" failed: .*", "")
                 : "runtime";
-        System.err.println("datampi: job failed on rank " + rank + ", " + where + ": " + root);
+        Throwable innermost = root;
+        while (innermost.getCause() != null && innermost.getCause() != innermost) {
+            innermost = innermost.getCause();
+        }
+        // Frameworks wrap the real cause (Hive: "Hive Runtime Error while processing row"); name both.
+        System.err.println("datampi: job failed on rank " + rank + ", " + where + ": " + root
+                + (innermost == root ? "" : " (caused by " + innermost + ")"));
         root.printStackTrace(System.err);
         System.err.flush();
         LOG.error("Job failed on rank {}, {}", rank, where, root);

@@ -68,9 +68,15 @@ public final class DataMPIHiveApplication {
     private static void runOTask(SubmittedJob job, int task) throws IOException {
         TaskAttemptID attempt = job.attempt(TaskType.MAP, task);
         JobConf conf = job.taskConf(attempt);
+        if (task >= job.splitCount()) {
+            // An empty input has no split but a job needs an O task; as in Hadoop, the reducers still run.
+            LOG.info("{}: no input split", attempt);
+            return;
+        }
         InputSplit split = job.split(conf, task);
         LOG.info("{}: {}", attempt, split);
         TaskCounters counters = new TaskCounters(split);
+        FileSystemReads reads = FileSystemReads.start();
         InputFormat inputFormat = conf.getInputFormat();
         RecordReader reader = inputFormat.getRecordReader(split, conf, counters);
         MapRunnable runner = ReflectionUtils.newInstance(conf.getMapRunnerClass(), conf);
@@ -90,6 +96,7 @@ public final class DataMPIHiveApplication {
         } finally {
             reader.close();
         }
+        reads.addTo(counters);
         counters.save(conf, job.submitDir(), attempt.toString());
     }
 

@@ -58,16 +58,25 @@ final class SubmittedJob {
         return task;
     }
 
+    private JobSplit.TaskSplitMetaInfo[] splitMetaInfo() throws IOException {
+        if (splits == null) {
+            splits = SplitMetaInfoReader.readSplitMetaInfo(jobId, submitDir.getFileSystem(job), job, submitDir);
+        }
+        return splits;
+    }
+
     TaskAttemptID attempt(TaskType type, int task) {
         return new TaskAttemptID(new TaskID(jobId, type, task), 0);
     }
 
+    /** How many input splits the job has (none for an empty input; the job then still has one O task). */
+    int splitCount() throws IOException {
+        return splitMetaInfo().length;
+    }
+
     /** The input split of O task {@code task}, read as Hadoop's MapTask reads it. */
     InputSplit split(JobConf conf, int task) throws IOException {
-        if (splits == null) {
-            splits = SplitMetaInfoReader.readSplitMetaInfo(jobId, submitDir.getFileSystem(job), job, submitDir);
-        }
-        JobSplit.TaskSplitIndex index = splits[task].getSplitIndex();
+        JobSplit.TaskSplitIndex index = splitMetaInfo()[task].getSplitIndex();
         Path file = new Path(index.getSplitLocation());
         FileSystem fs = file.getFileSystem(conf);
         try (FSDataInputStream in = fs.open(file)) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,6 +45,7 @@ import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.security.token.Token;
 import org.datampi.hive.app.DataMPIHiveApplication;
 import org.datampi.hive.app.TaskCounters;
+import org.datampi.hive.session.DataMPISettings;
 
 /**
  * The "datampi" MapReduce framework: a Hadoop job runner (like LocalJobRunner) that runs a submitted job with
@@ -57,11 +59,6 @@ public final class DataMPIJobRunner implements ClientProtocol {
     public static final String LAST_STAGE = "datampi.stage.last";
     /** Set by DataMPITask: whether Hive's plan or the user fixed the reducer count. */
     public static final String REDUCERS_FIXED = "datampi.reducers.fixed";
-    public static final String HEAP = "hive.datampi.heap";
-    public static final String MPI = "hive.datampi.mpi";
-    public static final String HOSTFILE = "hive.datampi.hostfile";
-    public static final String MEM_USED_PERCENT = "hive.datampi.memusedpercent";
-    public static final String SEND_QUEUE = "hive.datampi.sendqueue";
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     /** By the id's text: Hadoop asks with both the old (mapred) and the new JobID class, which are never equal. */
@@ -98,14 +95,14 @@ public final class DataMPIJobRunner implements ClientProtocol {
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "-O", Integer.toString(plan.oTasks()), "-A", Integer.toString(plan.aTasks()),
                 "-np", Integer.toString(plan.processes())));
-        addIfSet(command, "--heap", job.get(HEAP));
-        addIfSet(command, "--mpi", job.get(MPI));
-        addIfSet(command, "-f", job.get(HOSTFILE));
-        if (job.get(MEM_USED_PERCENT) != null) {
-            command.addAll(List.of("-D", "mpid.memusedpercent=" + job.get(MEM_USED_PERCENT).trim()));
+        addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
+        addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
+        addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
+        if (job.get(DataMPISettings.MEM_USED_PERCENT) != null) {
+            command.addAll(List.of("-D", "mpid.memusedpercent=" + job.get(DataMPISettings.MEM_USED_PERCENT).trim()));
         }
-        if (job.get(SEND_QUEUE) != null) {
-            command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(SEND_QUEUE).trim()));
+        if (job.get(DataMPISettings.SEND_QUEUE) != null) {
+            command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString(),
                 DataMPIHiveApplication.class.getName(), submitDir, jobId.toString()));
@@ -144,6 +141,12 @@ public final class DataMPIJobRunner implements ClientProtocol {
             throw new IllegalStateException(lib + " is missing; run bin/setup");
         }
         return lib + File.separator + "*";
+    }
+
+    /** The first error a failed job reported (rank, task and message when a task failed). */
+    public static Optional<String> failure(String jobId) {
+        RunningJob job = JOBS.get(jobId);
+        return job == null ? Optional.empty() : job.process.failure();
     }
 
     @Override

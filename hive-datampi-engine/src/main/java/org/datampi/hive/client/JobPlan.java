@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Locale;
 
 import org.apache.hadoop.conf.Configuration;
+import org.datampi.hive.session.DataMPISettings;
 
 /**
  * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
@@ -17,23 +18,21 @@ import org.apache.hadoop.conf.Configuration;
  * @param processes ranks to start: as many as useful, at most the configured number
  */
 public record JobPlan(int oTasks, int aTasks, int processes) {
-    public static final String PARALLELISM = "hive.datampi.parallelism";
-    public static final String PROCESSES = "hive.datampi.processes";
 
     public enum Parallelism { DEFAULT, ENHANCED }
 
     public static JobPlan of(Configuration job, int splits, int hiveReducers, boolean reducersFixed,
             boolean lastStage) {
         requireNonNull(job, "job is null");
-        Parallelism parallelism = parallelism(job.get(PARALLELISM, "default"));
+        Parallelism parallelism = parallelism(job.get(DataMPISettings.PARALLELISM, "default"));
         int oTasks = Math.max(1, splits);
         int aTasks = hiveReducers;
         if (parallelism == Parallelism.ENHANCED && hiveReducers > 0 && !reducersFixed) {
             aTasks = lastStage ? 1 : oTasks;
         }
-        int slots = job.getInt(PROCESSES, Runtime.getRuntime().availableProcessors());
+        int slots = job.getInt(DataMPISettings.PROCESSES, Runtime.getRuntime().availableProcessors());
         if (slots < 1) {
-            throw new IllegalArgumentException("Invalid value '" + slots + "' for " + PROCESSES
+            throw new IllegalArgumentException("Invalid value '" + slots + "' for " + DataMPISettings.PROCESSES
                     + ": expected an integer >= 1");
         }
         return new JobPlan(oTasks, aTasks, Math.min(slots, Math.max(oTasks, aTasks)));
@@ -43,7 +42,7 @@ public record JobPlan(int oTasks, int aTasks, int processes) {
         try {
             return Parallelism.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PARALLELISM
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.PARALLELISM
                     + ": expected default or enhanced");
         }
     }

@@ -1,7 +1,9 @@
 package org.datampi.hive.exec;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
+import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
 import org.datampi.hive.session.DataMPIEngine;
@@ -34,6 +36,21 @@ public final class DataMPITask extends MapRedTask {
                     && (work.getReduceWork().getNumReduceTasks() >= 0
                             || HiveConf.getIntVar(conf, HiveConf.ConfVars.HADOOP_NUM_REDUCERS) >= 0));
         }
-        return super.execute();
+        int result = super.execute();
+        if (DataMPIEngine.isSelected(conf)) {
+            // Hive's in-process record readers return no rows while the JVM-wide ExecMapper "done" flag is set, and
+            // only an in-process ExecMapper clears it. An earlier in-process job (mr, a map-join local task) may have
+            // left it set; a datampi stage ran its mappers in the ranks, so clear it here, as a map task here would,
+            // or a following in-process stage (Hive's small-file merge) would silently read nothing.
+            ExecMapper.setDone(false);
+        }
+        if (result != 0 && DataMPIEngine.isSelected(conf) && getJobID() != null) {
+            // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
+            DataMPIJobRunner.failure(getJobID()).ifPresent(cause -> {
+                console.printError("datampi: " + cause);
+                setException(new HiveException(cause));
+            });
+        }
+        return result;
     }
 }

@@ -26,6 +26,8 @@ public final class EmbeddedHive {
                 Map.entry("datanucleus.schema.autoCreateAll", "true"),
                 Map.entry("hive.metastore.schema.verification", "false"),
                 Map.entry("hive.metastore.uris", ""),
+                // On Derby, the metastore's direct SQL reads PART_COL_STATS before DataNucleus has created it.
+                Map.entry("hive.metastore.try.direct.sql", "false"),
                 Map.entry("fs.defaultFS", "file:///"),
                 Map.entry("hive.metastore.warehouse.dir", state.resolve("warehouse").toString()),
                 Map.entry("hive.metastore.warehouse.external.dir", state.resolve("warehouse-external").toString()),

@@ -1,0 +1,27 @@
+package org.datampi.hive.session;
+
+import java.util.List;
+
+/** The hive.datampi.* settings of a session (hive-site.xml or SET), with their defaults in conf/hive-site.xml. */
+public final class DataMPISettings {
+    /** default | enhanced: how O and A task counts are chosen (the paper's Section IV-D). */
+    public static final String PARALLELISM = "hive.datampi.parallelism";
+    /** Share of a rank's heap for received shuffle data before it spills (0.4). */
+    public static final String MEM_USED_PERCENT = "hive.datampi.memusedpercent";
+    /** Send blocks queued or in flight per rank (6). */
+    public static final String SEND_QUEUE = "hive.datampi.sendqueue";
+    /** At most this many ranks per stage (this machine's cores). */
+    public static final String PROCESSES = "hive.datampi.processes";
+    /** Heap of each rank's JVM (mpidrun's default, 2g). */
+    public static final String HEAP = "hive.datampi.heap";
+    /** openmpi | mpich (Open MPI when installed). */
+    public static final String MPI = "hive.datampi.mpi";
+    /** An mpidrun hostfile; unset: this machine. */
+    public static final String HOSTFILE = "hive.datampi.hostfile";
+
+    public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
+            HOSTFILE);
+
+    private DataMPISettings() {
+    }
+}

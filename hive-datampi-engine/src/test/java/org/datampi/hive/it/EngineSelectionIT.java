@@ -1,0 +1,146 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.hadoop.hive.ql.MapRedStats;
+import org.apache.hadoop.hive.ql.session.SessionState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Choosing the engine per session, the hive.datampi.* knobs, and what reaches the ORC reader. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EngineSelectionIT {
+    private static final Pattern TASK_COUNTS = Pattern.compile("number of mappers: (\\d+); number of reducers: (\\d+)");
+    private HiveSession hive;
+
+    @BeforeAll
+    void createTables() throws Exception {
+        Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-engine");
+        QueryCorpusIT.deleteTree(root);
+        Path sales = TestData.writeSales(root.resolve("data"), 4, 2000);
+        Path wide = TestData.writeSales(root.resolve("wide"), 2, 60_000);
+        hive = new HiveSession(root.resolve("state"), Map.of(
+                "hive.input.format", "org.apache.hadoop.hive.ql.io.HiveInputFormat",
+                "hive.fetch.task.conversion", "none",
+                "hive.datampi.heap", "768m"));
+        hive.setEngine("mr");
+        hive.query("CREATE EXTERNAL TABLE sales_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
+                + "FIELDS TERMINATED BY '|' LOCATION '" + sales.toUri() + "'");
+        hive.query("CREATE TABLE sales_orc STORED AS ORC AS SELECT * FROM sales_text");
+        hive.query("CREATE EXTERNAL TABLE wide_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
+                + "FIELDS TERMINATED BY '|' LOCATION '" + wide.toUri() + "'");
+        hive.query("CREATE TABLE wide_orc STORED AS ORC AS SELECT * FROM wide_text");
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        hive.close();
+    }
+
+    @Test
+    void aSessionSwitchesBetweenDatampiAndMr() {
+        String query = "SELECT category, count(*) FROM sales_orc GROUP BY category";
+        hive.setEngine("datampi");
+        List<String> datampi = sortedRows(query, "job_datampi");
+        hive.setEngine("mr");
+        List<String> mr = sortedRows(query, "job_local");
+        hive.setEngine("datampi");
+        assertEquals(datampi, sortedRows(query, "job_datampi"));
+        assertEquals(mr, datampi);
+        int before = hive.consoleText().length();
+        hive.query("SET hive.execution.engine");
+        assertTrue(hive.consoleText().substring(before).contains("hive.execution.engine=datampi"));
+    }
+
+    /** Regression: Hive's JVM-wide ExecMapper "done" flag, left set by an in-process job, emptied the next merge. */
+    @Test
+    void aDatampiStageAfterAnInProcessMrJobKeepsItsRows() {
+        hive.setEngine("mr");
+        hive.query("CREATE TABLE one_row (a INT)");
+        hive.query("INSERT INTO one_row VALUES (1)");
+        hive.setEngine("datampi");
+        hive.query("CREATE TABLE copied STORED AS ORC AS SELECT * FROM sales_text");
+        assertEquals(List.of("8000"), hive.query("SELECT count(*) FROM copied"));
+    }
+
+    @Test
+    void aggregatesOverAnEmptyTableStillRunTheASide() {
+        hive.setEngine("datampi");
+        hive.query("CREATE TABLE empty_table (a INT)");
+        assertEquals(List.of("0\tNULL"), hive.query("SELECT count(*), sum(a) FROM empty_table"));
+    }
+
+    @Test
+    void aMisspelledEngineIsRefusedWithTheAcceptedNames() {
+        String error = hive.failure("SET hive.execution.engine=datmpi").getMessage();
+        assertTrue(error.contains("datmpi") && error.contains("datampi") && error.contains("mr"), error);
+    }
+
+    @Test
+    void enhancedParallelismGivesAsManyATasksAsOTasks() {
+        hive.setEngine("datampi");
+        String query = "SELECT qty, count(*) FROM sales_text GROUP BY qty";
+        hive.query("SET hive.datampi.parallelism=default");
+        int[] defaults = taskCounts(query);
+        assertEquals(4, defaults[0], "one O task per input file");
+        assertEquals(1, defaults[1], "Hive's reducer estimate for a few KB");
+        hive.query("SET hive.datampi.parallelism=enhanced");
+        // The last stage of a query gets one A task; a stage before it gets as many as O tasks.
+        int[] enhanced = taskCounts("SELECT q, count(*) FROM (SELECT qty q, count(*) n FROM sales_text GROUP BY qty "
+                + "ORDER BY n LIMIT 100) t GROUP BY q");
+        assertEquals(4, enhanced[0]);
+        assertEquals(4, enhanced[1]);
+        hive.query("SET hive.datampi.parallelism=default");
+    }
+
+    @Test
+    void aBadKnobValueNamesTheKey() {
+        hive.setEngine("datampi");
+        hive.query("SET hive.datampi.parallelism=bogus");
+        String error = hive.failure("SELECT count(*) FROM sales_text").getMessage();
+        hive.query("SET hive.datampi.parallelism=default");
+        assertTrue(error.contains("hive.datampi.parallelism") && error.contains("default or enhanced"), error);
+    }
+
+    @Test
+    void orcColumnProjectionReadsFewerBytesThanAFullScan() {
+        hive.setEngine("datampi");
+        long projected = fileBytesRead("SELECT sum(qty) FROM wide_orc");
+        long full = fileBytesRead("SELECT sum(hash(id, name, category, amount, qty, d, ts, flag)) FROM wide_orc");
+        assertTrue(projected > 0 && projected < full * 0.7, "projected " + projected + " vs full " + full);
+    }
+
+    private List<String> sortedRows(String query, String jobPrefix) {
+        int before = hive.consoleText().length();
+        List<String> rows = hive.query(query).stream().sorted().toList();
+        assertTrue(hive.consoleText().substring(before).contains(jobPrefix), "ran as " + jobPrefix);
+        return rows;
+    }
+
+    /** The O and A task counts of the query's first stage, as Hive's console reports them. */
+    private int[] taskCounts(String query) {
+        int before = hive.consoleText().length();
+        hive.query(query);
+        Matcher counts = TASK_COUNTS.matcher(hive.consoleText().substring(before));
+        assertTrue(counts.find(), hive.consoleText().substring(before));
+        return new int[] {Integer.parseInt(counts.group(1)), Integer.parseInt(counts.group(2))};
+    }
+
+    private long fileBytesRead(String query) {
+        hive.query(query);
+        long bytes = 0;
+        for (MapRedStats stage : SessionState.get().getMapRedStats().values()) {
+            bytes += stage.getCounters().findCounter("FileSystemCounters", "FILE_BYTES_READ").getValue();
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,101 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A query that fails on datampi says why, writes nothing to its target, leaves no process behind, and the session
+ * goes on.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class QueryFailureIT {
+    private HiveSession hive;
+    private Path warehouse;
+
+    @BeforeAll
+    void createTables() throws Exception {
+        Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-failure");
+        QueryCorpusIT.deleteTree(root);
+        Path sales = TestData.writeSales(root.resolve("data"), 3, 1000);
+        warehouse = root.resolve("state");
+        hive = new HiveSession(warehouse, Map.of(
+                "hive.input.format", "org.apache.hadoop.hive.ql.io.HiveInputFormat",
+                "hive.fetch.task.conversion", "none",
+                "hive.datampi.heap", "768m"));
+        hive.setEngine("mr");
+        hive.query("CREATE EXTERNAL TABLE sales_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
+                + "FIELDS TERMINATED BY '|' LOCATION '" + sales.toUri() + "'");
+        hive.query("CREATE TABLE target (id INT, total DECIMAL(12,2)) STORED AS ORC");
+        hive.query("INSERT INTO target VALUES (1, 1.50), (2, 2.50)");
+        hive.setEngine("datampi");
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        hive.close();
+    }
+
+    @Test
+    void aUdfThatThrowsOnOneRowFailsTheQueryAndWritesNothing() throws Exception {
+        String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
+                + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
+        assertTrue(error.contains("datampi: job failed on rank") && error.contains("O task")
+                && error.contains("ASSERT_TRUE"), error);
+        assertUnchangedAndHealthy();
+    }
+
+    @Test
+    void aCorruptOrcFileFailsTheQueryNamingTheFile() throws Exception {
+        hive.query("CREATE TABLE broken STORED AS ORC AS SELECT * FROM sales_text");
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(warehouse)) {
+            files = walk.filter(p -> p.toString().contains("/broken/") && Files.isRegularFile(p)).toList();
+        }
+        Path file = files.stream().filter(p -> !p.getFileName().toString().startsWith(".")).findFirst()
+                .orElseThrow(() -> new AssertionError("no ORC file among " + files + "\n" + hive.consoleText()));
+        byte[] bytes = Files.readAllBytes(file);
+        for (int i = bytes.length / 3; i < bytes.length; i++) {
+            bytes[i] = (byte) (bytes[i] ^ 0x5A);
+        }
+        Files.write(file, bytes);
+
+        String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM broken").getMessage();
+        assertTrue(error.contains("datampi: job failed on rank") && error.contains(file.getFileName().toString()),
+                error);
+        assertUnchangedAndHealthy();
+    }
+
+    private void assertUnchangedAndHealthy() throws InterruptedException {
+        assertEquals(List.of("1\t1.50", "2\t2.50"), hive.query("SELECT * FROM target ORDER BY id"));
+        assertNoRankLeft();
+        assertEquals(List.of("3000"), hive.query("SELECT count(*) FROM sales_text"), "the session goes on");
+    }
+
+    private static void assertNoRankLeft() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            List<String> left = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                    .filter(line -> line.contains("org.datampi.runtime.CommonProcess")
+                            || line.contains("mpirun") && line.contains("DataMPIHiveApplication"))
+                    .toList();
+            if (left.isEmpty()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        fail("ranks are left after the failed query");
+    }
+}
