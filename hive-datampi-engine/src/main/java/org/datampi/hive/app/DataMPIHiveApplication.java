@@ -93,6 +93,8 @@ public final class DataMPIHiveApplication {
                 };
         try {
             runner.run(reader, toATasks, counters);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("Failed on input split " + split + ": " + e.getMessage(), e);
         } finally {
             reader.close();
         }
