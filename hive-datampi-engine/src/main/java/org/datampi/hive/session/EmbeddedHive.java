@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.datampi.hive.plan.DataMPICompiler;
 
 /**
  * The embedded default: Hive 4.1 with a Derby metastore and a local warehouse under one state directory, the local
@@ -45,7 +46,8 @@ public final class EmbeddedHive {
                 Map.entry("hive.exec.submitviachild", "false"),
                 Map.entry("hive.exec.mode.local.auto", "false"),
                 Map.entry("mapreduce.job.counters.max", "1000"),
-                Map.entry("hive.execution.engine", DataMPIEngine.NAME));
+                Map.entry("hive.execution.engine", DataMPIEngine.NAME),
+                Map.entry("hive.semantic.analyzer.hook", DataMPICompiler.class.getName()));
         embedded.forEach(conf::set);
         userSettings.forEach(conf::set);
         return conf;

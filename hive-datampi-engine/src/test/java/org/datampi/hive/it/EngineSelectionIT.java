@@ -82,6 +82,18 @@ class EngineSelectionIT {
     }
 
     @Test
+    void explainShowsDatampiStagesWithTheirTaskCounts() {
+        String query = "EXPLAIN SELECT category, count(*) FROM sales_orc GROUP BY category";
+        hive.setEngine("datampi");
+        String datampi = String.join("\n", hive.query(query));
+        assertTrue(datampi.contains("DataMPI") && datampi.contains("O tasks: one per input split")
+                && datampi.contains("A tasks: Hive's reducer estimate at run time"), datampi);
+        hive.setEngine("mr");
+        String mr = String.join("\n", hive.query(query));
+        assertTrue(mr.contains("Map Reduce") && !mr.contains("DataMPI"), mr);
+    }
+
+    @Test
     void aMisspelledEngineIsRefusedWithTheAcceptedNames() {
         String error = hive.failure("SET hive.execution.engine=datmpi").getMessage();
         assertTrue(error.contains("datmpi") && error.contains("datampi") && error.contains("mr"), error);

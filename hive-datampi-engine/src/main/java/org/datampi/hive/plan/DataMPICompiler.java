@@ -1,0 +1,62 @@
+package org.datampi.hive.plan;
+
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.exec.ConditionalTask;
+import org.apache.hadoop.hive.ql.exec.ExplainTask;
+import org.apache.hadoop.hive.ql.exec.Task;
+import org.apache.hadoop.hive.ql.parse.AbstractSemanticAnalyzerHook;
+import org.apache.hadoop.hive.ql.parse.HiveSemanticAnalyzerHookContext;
+import org.apache.hadoop.hive.ql.plan.MapredWork;
+import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.exec.DataMPITask;
+import org.datampi.hive.session.DataMPIEngine;
+import org.datampi.hive.session.DataMPISettings;
+
+/**
+ * The last step of compiling a query for datampi (hive.semantic.analyzer.hook). Hive's MapReduce compiler has built
+ * the task tree, with a {@link DataMPITask} for every MapReduce-shaped stage (see DataMPIEngine), including those
+ * inside ConditionalTasks, behind map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a
+ * {@link DataMPIWork}, which EXPLAIN shows with its O and A task counts; the counts themselves are decided when the
+ * stage is submitted, once its input splits are known (JobPlan).
+ */
+public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
+    @Override
+    public void postAnalyze(HiveSemanticAnalyzerHookContext context, List<Task<?>> rootTasks) {
+        SessionState session = SessionState.get();
+        HiveConf conf = session == null ? null : session.getConf();
+        if (conf == null || !DataMPIEngine.isSelected(conf)) {
+            return;
+        }
+        String parallelism = conf.get(DataMPISettings.PARALLELISM, "default");
+        Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Task<?>> pending = new ArrayDeque<>(rootTasks);
+        while (!pending.isEmpty()) {
+            Task<?> task = pending.pop();
+            if (!seen.add(task)) {
+                continue;
+            }
+            if (task instanceof DataMPITask stage && stage.getWork().getClass() == MapredWork.class) {
+                stage.setWork(DataMPIWork.of(stage.getWork(), parallelism));
+            }
+            if (task instanceof ConditionalTask conditional && conditional.getListTasks() != null) {
+                pending.addAll(conditional.getListTasks());
+            }
+            if (task instanceof ExplainTask explain && explain.getWork().getRootTasks() != null) {
+                pending.addAll(explain.getWork().getRootTasks());
+            }
+            if (task.getChildTasks() != null) {
+                pending.addAll(task.getChildTasks());
+            }
+            if (task.getBackupTask() != null) {
+                pending.add(task.getBackupTask());
+            }
+        }
+    }
+}
