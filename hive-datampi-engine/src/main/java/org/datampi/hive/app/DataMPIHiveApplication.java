@@ -74,7 +74,7 @@ public final class DataMPIHiveApplication {
             return;
         }
         InputSplit split = job.split(conf, task);
-        LOG.info("{}: {}", attempt, split);
+        LOG.info("Hive query {}, {}: {}", job.queryId(), attempt, split);
         TaskCounters counters = new TaskCounters(split);
         FileSystemReads reads = FileSystemReads.start();
         InputFormat inputFormat = conf.getInputFormat();
@@ -105,6 +105,7 @@ public final class DataMPIHiveApplication {
     private static void runATask(SubmittedJob job, int task) throws IOException, MPI_D_Exception {
         TaskAttemptID attempt = job.attempt(TaskType.REDUCE, task);
         JobConf conf = job.taskConf(attempt);
+        LOG.info("Hive query {}, {}", job.queryId(), attempt);
         TaskCounters counters = new TaskCounters(null);
         ExecReducer reducer = new ExecReducer();
         reducer.configure(conf);

@@ -47,6 +47,11 @@ final class SubmittedJob {
         return submitDir;
     }
 
+    /** The Hive query the job belongs to, and its stage: what a rank's log names. */
+    String queryId() {
+        return job.get("hive.query.id", "?") + " (" + job.get(MRJobConfig.JOB_NAME, "?") + ")";
+    }
+
     /** A copy of the job configuration for one task attempt. */
     JobConf taskConf(TaskAttemptID attempt) {
         JobConf task = new JobConf(job);

@@ -1,0 +1,99 @@
+package org.datampi.bench.tpch;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+
+/**
+ * bin/tpch-gen: writes the 8 TPC-H tables in dbgen's format ('|'-separated, with the trailing '|') with
+ * io.trino.tpch, one directory per table, streaming row by row. The large tables are split into several files so
+ * that a scan has several input splits. A file appears under its final name only once it is complete.
+ *
+ * <p>Arguments: {@code --scale SF --out DIR [--files N]} (N files for each large table; default 4).
+ */
+public final class TpchGenerator {
+    /** Tables small enough (or fixed in size) to stay in one file. */
+    private static final Set<String> SINGLE_FILE = Set.of("nation", "region", "supplier");
+    private static final long PROGRESS_ROWS = 1_000_000;
+
+    private final double scale;
+    private final Path out;
+    private final int files;
+    private final PrintStream progress;
+
+    public TpchGenerator(double scale, Path out, int files, PrintStream progress) {
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("Invalid value '" + scale + "' for --scale: expected a number > 0");
+        }
+        if (files < 1) {
+            throw new IllegalArgumentException("Invalid value '" + files + "' for --files: expected an integer >= 1");
+        }
+        this.scale = scale;
+        this.out = requireNonNull(out, "out is null");
+        this.files = files;
+        this.progress = requireNonNull(progress, "progress is null");
+    }
+
+    public static void main(String[] args) throws IOException {
+        Double scale = null;
+        Path out = null;
+        int files = 4;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--scale" -> scale = Double.parseDouble(args[i + 1]);
+                case "--out" -> out = Path.of(args[i + 1]);
+                case "--files" -> files = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("Unknown option " + args[i]);
+            }
+        }
+        if (scale == null || out == null || args.length % 2 != 0) {
+            throw new IllegalArgumentException("Usage: tpch-gen --scale SF --out DIR [--files N]");
+        }
+        new TpchGenerator(scale, out, files, System.err).generate();
+    }
+
+    public void generate() throws IOException {
+        for (TpchTable<?> table : TpchTable.getTables()) {
+            generate(table);
+        }
+    }
+
+    private <E extends TpchEntity> void generate(TpchTable<E> table) throws IOException {
+        String name = table.getTableName();
+        Path directory = Files.createDirectories(out.resolve(name));
+        int parts = SINGLE_FILE.contains(name) ? 1 : files;
+        long rows = 0;
+        for (int part = 1; part <= parts; part++) {
+            Path file = directory.resolve(String.format(Locale.ROOT, "%s.tbl.%d", name, part));
+            Path partial = directory.resolve("." + file.getFileName() + ".partial");
+            try (BufferedWriter writer = Files.newBufferedWriter(partial, StandardCharsets.UTF_8)) {
+                for (E row : table.createGenerator(scale, part, parts)) {
+                    writer.write(row.toLine());
+                    writer.write('\n');
+                    if (++rows % PROGRESS_ROWS == 0) {
+                        progress.printf(Locale.ROOT, "tpch-gen: %s %,d rows%n", name, rows);
+                    }
+                }
+            }
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        progress.printf(Locale.ROOT, "tpch-gen: %s done, %,d rows in %d file(s)%n", name, rows, parts);
+    }
+
+    /** The table names, in dbgen's naming, as the directories are named. */
+    public static List<String> tableNames() {
+        return TpchTable.getTables().stream().map(TpchTable::getTableName).toList();
+    }
+}

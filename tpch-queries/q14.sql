@@ -1,0 +1,16 @@
+-- TPC-H Q14: Promotion Effect (DATE = 1995-09-01).
+-- The spec's qualification parameters, so that results can be checked against the spec's answers and DuckDB.
+-- As in the spec.
+select
+    100.00 * sum(case
+        when p_type like 'PROMO%'
+            then l_extendedprice * (1 - l_discount)
+        else 0
+    end) / sum(l_extendedprice * (1 - l_discount)) as promo_revenue
+from
+    lineitem,
+    part
+where
+    l_partkey = p_partkey
+    and l_shipdate >= date '1995-09-01'
+    and l_shipdate < date '1995-09-01' + interval '1' month;
