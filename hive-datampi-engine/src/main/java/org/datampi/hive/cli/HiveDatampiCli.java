@@ -5,21 +5,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import org.apache.hadoop.hive.common.io.SessionStream;
-import org.apache.hadoop.hive.conf.HiveConf;
-import org.apache.hadoop.hive.ql.IDriver;
-import org.apache.hadoop.hive.ql.processors.CommandProcessor;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
-import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
-import org.apache.hadoop.hive.ql.session.SessionState;
-import org.datampi.hive.session.DataMPIEngine;
-import org.datampi.hive.session.EmbeddedHive;
+import org.datampi.hive.session.QuerySession;
 
 import jline.console.ConsoleReader;
 import jline.console.history.FileHistory;
@@ -46,10 +39,10 @@ public final class HiveDatampiCli {
 
     private final PrintStream out;
     private final PrintStream err;
-    private final HiveConf conf;
+    private final QuerySession session;
 
-    private HiveDatampiCli(HiveConf conf, PrintStream out, PrintStream err) {
-        this.conf = conf;
+    private HiveDatampiCli(QuerySession session, PrintStream out, PrintStream err) {
+        this.session = session;
         this.out = out;
         this.err = err;
     }
@@ -75,14 +68,8 @@ public final class HiveDatampiCli {
 
     static int run(Options options, SessionStream out, SessionStream err) throws IOException {
         System.setProperty(LOG_DIR_PROPERTY, options.stateDir().resolve("logs").toAbsolutePath().toString());
-        DataMPIEngine.install();
-        HiveConf conf = EmbeddedHive.configuration(options.stateDir(), options.settings);
-        SessionState session = new SessionState(conf);
-        session.out = out;
-        session.info = err;
-        session.err = err;
-        SessionState.start(session);
-        HiveDatampiCli cli = new HiveDatampiCli(session.getConf(), out, err);
+        QuerySession session = QuerySession.start(options.stateDir(), options.settings, out, err);
+        HiveDatampiCli cli = new HiveDatampiCli(session, out, err);
         try {
             if (options.database != null && !cli.execute("USE " + options.database)) {
                 return 1;
@@ -137,28 +124,13 @@ public final class HiveDatampiCli {
 
     /** Runs one statement; prints its rows, or its error; returns whether it succeeded. */
     private boolean execute(String statement) {
-        String[] tokens = statement.trim().split("\\s+", 2);
         try {
-            CommandProcessor processor = CommandProcessorFactory.get(tokens, conf);
-            if (processor instanceof IDriver driver) {
-                try {
-                    driver.run(statement);
-                    List<String> rows = new ArrayList<>();
-                    while (driver.getResults(rows)) {
-                        rows.forEach(out::println);
-                        rows.clear();
-                    }
-                } finally {
-                    driver.close();
-                }
-            } else if (processor != null) {
-                processor.run(tokens.length > 1 ? tokens[1] : "");
-            }
+            session.execute(statement).forEach(out::println);
             return true;
         } catch (CommandProcessorException e) {
             err.println(e.getMessage());
             return false;
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
             err.println("FAILED: " + e);
             return false;
         }

@@ -1,0 +1,82 @@
+package org.datampi.hive.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.IDriver;
+import org.apache.hadoop.hive.ql.processors.CommandProcessor;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
+import org.apache.hadoop.hive.ql.session.SessionState;
+
+/**
+ * A Hive session on the embedded default, driven through Hive's Driver API as the Hive CLI drives it: SQL goes to a
+ * Driver, commands (SET, ADD JAR, ...) to their processors. Used by bin/hive-datampi and the benchmark runners.
+ */
+public final class QuerySession implements AutoCloseable {
+    private final SessionState session;
+
+    private QuerySession(SessionState session) {
+        this.session = requireNonNull(session, "session is null");
+    }
+
+    /** Starts a session on the state directory; Hive's console output (progress, errors) goes to console. */
+    public static QuerySession start(Path stateDir, Map<String, String> settings, SessionStream out,
+            SessionStream console) {
+        DataMPIEngine.install();
+        SessionState session = new SessionState(EmbeddedHive.configuration(stateDir, settings));
+        session.out = out;
+        session.info = console;
+        session.err = console;
+        SessionState.start(session);
+        return new QuerySession(session);
+    }
+
+    /** Runs one statement and returns its result rows as Hive prints them (tab-separated, NULL as NULL). */
+    public List<String> execute(String statement) throws CommandProcessorException {
+        SessionState.setCurrentSessionState(session);
+        String[] tokens = statement.trim().split("\\s+", 2);
+        CommandProcessor processor;
+        try {
+            processor = CommandProcessorFactory.get(tokens, session.getConf());
+        } catch (SQLException e) {
+            throw new CommandProcessorException("FAILED: " + e.getMessage(), e);
+        }
+        List<String> rows = new ArrayList<>();
+        if (processor instanceof IDriver driver) {
+            try {
+                driver.run(statement);
+                List<String> batch = new ArrayList<>();
+                while (driver.getResults(batch)) {
+                    rows.addAll(batch);
+                    batch.clear();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot fetch the results of: " + statement, e);
+            } finally {
+                driver.close();
+            }
+        } else if (processor != null) {
+            processor.run(tokens.length > 1 ? tokens[1] : "");
+        }
+        return rows;
+    }
+
+    public HiveConf conf() {
+        return session.getConf();
+    }
+
+    @Override
+    public void close() throws IOException {
+        session.close();
+    }
+}
