@@ -149,6 +149,12 @@ public final class DataMPIJobRunner implements ClientProtocol {
         return job == null ? Optional.empty() : job.process.failure();
     }
 
+    /** The directory with the job's rank logs (rank-N.log). */
+    public static Optional<String> logDir(String jobId) {
+        RunningJob job = JOBS.get(jobId);
+        return job == null ? Optional.empty() : job.process.logDir();
+    }
+
     @Override
     public JobStatus getJobStatus(JobID jobId) {
         RunningJob job = JOBS.get(jobId.toString());

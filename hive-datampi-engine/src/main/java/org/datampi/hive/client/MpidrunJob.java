@@ -26,6 +26,7 @@ final class MpidrunJob {
     private static final Logger LOG = LoggerFactory.getLogger(MpidrunJob.class);
     private static final Pattern PROGRESS =
             Pattern.compile("datampi: O tasks (\\d+)/(\\d+) done, A tasks (\\d+)/(\\d+) done");
+    private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
     private static final int TAIL_LINES = 30;
 
     enum State { RUNNING, SUCCEEDED, FAILED, KILLED }
@@ -36,6 +37,7 @@ final class MpidrunJob {
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
+    private volatile String logDir;
     private volatile boolean killed;
 
     private MpidrunJob(Process process) {
@@ -91,7 +93,10 @@ final class MpidrunJob {
             }
         }
         Matcher progress = PROGRESS.matcher(line);
-        if (progress.find()) {
+        Matcher logs = LOG_DIR.matcher(line);
+        if (logs.find()) {
+            logDir = logs.group(1);
+        } else if (progress.find()) {
             mapProgress = ratio(progress.group(1), progress.group(2));
             reduceProgress = ratio(progress.group(3), progress.group(4));
         } else if (firstError == null && (line.startsWith("datampi: ")
@@ -121,6 +126,11 @@ final class MpidrunJob {
 
     float reduceProgress() {
         return reduceProgress;
+    }
+
+    /** Where the ranks log, once mpidrun has said it. */
+    Optional<String> logDir() {
+        return Optional.ofNullable(logDir);
     }
 
     /** The first error a rank or the launcher reported, for the user. */

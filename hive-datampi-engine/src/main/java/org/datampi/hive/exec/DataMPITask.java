@@ -43,6 +43,9 @@ public final class DataMPITask extends MapRedTask {
             // left it set; a datampi stage ran its mappers in the ranks, so clear it here, as a map task here would,
             // or a following in-process stage (Hive's small-file merge) would silently read nothing.
             ExecMapper.setDone(false);
+            if (getJobID() != null) {
+                DataMPIJobRunner.logDir(getJobID()).ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
+            }
         }
         if (result != 0 && DataMPIEngine.isSelected(conf) && getJobID() != null) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.

@@ -29,6 +29,9 @@ public final class EmbeddedHive {
                 Map.entry("hive.metastore.uris", ""),
                 // On Derby, the metastore's direct SQL reads PART_COL_STATS before DataNucleus has created it.
                 Map.entry("hive.metastore.try.direct.sql", "false"),
+                // Re-execution statistics kept "in the metastore" are loaded by a thread whose fresh HiveConf points
+                // at Hive's default ./metastore_db, creating a second Derby database in the working directory.
+                Map.entry("hive.query.reexecution.stats.persist.scope", "hiveserver"),
                 Map.entry("fs.defaultFS", "file:///"),
                 Map.entry("hive.metastore.warehouse.dir", state.resolve("warehouse").toString()),
                 Map.entry("hive.metastore.warehouse.external.dir", state.resolve("warehouse-external").toString()),

@@ -23,6 +23,8 @@ import org.apache.hadoop.hive.ql.session.SessionState;
  * Driver, commands (SET, ADD JAR, ...) to their processors. Used by bin/hive-datampi and the benchmark runners.
  */
 public final class QuerySession implements AutoCloseable {
+    private static final String DERBY_LOG = "derby.stream.error.file";
+
     private final SessionState session;
 
     private QuerySession(SessionState session) {
@@ -33,6 +35,10 @@ public final class QuerySession implements AutoCloseable {
     public static QuerySession start(Path stateDir, Map<String, String> settings, SessionStream out,
             SessionStream console) {
         DataMPIEngine.install();
+        // The embedded Derby metastore's own log goes with the other logs, not into the working directory.
+        if (System.getProperty(DERBY_LOG) == null) {
+            System.setProperty(DERBY_LOG, stateDir.toAbsolutePath().resolve("logs/derby.log").toString());
+        }
         SessionState session = new SessionState(EmbeddedHive.configuration(stateDir, settings));
         session.out = out;
         session.info = console;

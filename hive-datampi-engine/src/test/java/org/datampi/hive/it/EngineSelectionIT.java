@@ -94,6 +94,23 @@ class EngineSelectionIT {
     }
 
     @Test
+    void everyRankLogsTheHiveQueryItRuns() throws Exception {
+        hive.setEngine("datampi");
+        int before = hive.consoleText().length();
+        hive.query("SELECT flag, count(*) FROM sales_text GROUP BY flag");
+        Matcher logs = Pattern.compile("datampi: rank logs in (\\S+)").matcher(hive.consoleText().substring(before));
+        assertTrue(logs.find(), hive.consoleText().substring(before));
+        String queryId = hive.consoleText().substring(before).replaceAll("(?s).*Query ID = (\\S+).*", "$1");
+        try (Stream<Path> files = Files.list(Path.of(logs.group(1)))) {
+            List<Path> rankLogs = files.filter(p -> p.getFileName().toString().matches("rank-\\d+\\.log")).toList();
+            assertEquals(2, rankLogs.size(), "one log per rank: " + rankLogs);
+            for (Path log : rankLogs) {
+                assertTrue(Files.readString(log).contains("Hive query " + queryId), log + " names query " + queryId);
+            }
+        }
+    }
+
+    @Test
     void aMisspelledEngineIsRefusedWithTheAcceptedNames() {
         String error = hive.failure("SET hive.execution.engine=datmpi").getMessage();
         assertTrue(error.contains("datmpi") && error.contains("datampi") && error.contains("mr"), error);
