@@ -7,11 +7,12 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
+import org.apache.hadoop.fs.FileUtil;
 
 /**
  * bin/shuffle-bench: moves the same generated pairs through datampi-shuffle, through Hadoop MapReduce's shuffle and
@@ -57,7 +58,7 @@ public final class ShuffleBench {
                 work.toString()));
         hadoopCommand.removeIf(String::isEmpty);
         Run hadoop = run("hadoop", hadoopCommand);
-        deleteTree(work);
+        FileUtil.fullyDelete(work.toFile());
         BenchLine hadoopLine = hadoop.lines("hadoop").get(0);
         Digest theirs = Digest.sum(hadoop.lines("hadoop"));
         if (ours.pairs != pairs || ours.pairs != theirs.pairs || ours.hashSum != theirs.hashSum) {
@@ -154,11 +155,6 @@ public final class ShuffleBench {
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        try (var paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 /** Runs real bin/mpidrun jobs for the integration tests and checks that they leave nothing behind. */
 final class Mpidrun {
-    static final Path HOME = findHome();
+    static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
     static final Path LOG_DIR = HOME.resolve("datampi-shuffle/target/it-logs");
     private static final Pattern JOB_ID = Pattern.compile("mpidrun: job (job_\\S+):");
 
@@ -105,12 +105,4 @@ final class Mpidrun {
         fail("processes of " + jobId + " are left: " + left);
     }
 
-    private static Path findHome() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isExecutable(dir.resolve("bin/mpidrun"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("bin/mpidrun not found above " + Path.of("").toAbsolutePath());
-    }
 }

@@ -8,10 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
+import org.apache.hadoop.fs.FileUtil;
 import org.datampi.shuffle.buffer.PairFormat;
 import org.datampi.shuffle.merge.RunCursor;
 
@@ -56,13 +55,8 @@ public final class SpillFiles implements AutoCloseable {
     /** Deletes the directory and everything in it. */
     @Override
     public void close() {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete spill directory " + directory, e);
+        if (Files.exists(directory) && !FileUtil.fullyDelete(directory.toFile())) {
+            throw new UncheckedIOException(new IOException("Cannot delete spill directory " + directory));
         }
     }
 }

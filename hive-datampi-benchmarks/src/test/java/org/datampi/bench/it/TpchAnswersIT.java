@@ -15,12 +15,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.datampi.bench.tpch.TpchGenerator;
@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpchAnswersIT {
     private static final double SCALE = 0.01;
-    private static final Path HOME = findHome();
+    private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
     private static final Map<String, String> DUCKDB_COLUMNS = Map.of(
             "nation", "n_nationkey INTEGER, n_name VARCHAR, n_regionkey INTEGER, n_comment VARCHAR",
             "region", "r_regionkey INTEGER, r_name VARCHAR, r_comment VARCHAR",
@@ -70,11 +70,10 @@ class TpchAnswersIT {
     @BeforeAll
     void loadData() throws Exception {
         Path root = HOME.resolve("hive-datampi-benchmarks/target/it-tpch");
-        deleteTree(root);
+        FileUtil.fullyDelete(root.toFile());
         Path data = root.resolve("data");
         new TpchGenerator(SCALE, data, 3, new PrintStream(OutputStream.nullOutputStream())).generate();
 
-        System.setProperty("datampi.home", HOME.toString());
         console = new ByteArrayOutputStream();
         SessionStream stream = new SessionStream(console, true, StandardCharsets.UTF_8.name());
         hive = QuerySession.start(root.resolve("state"), Map.of("hive.datampi.heap", "768m"), stream, stream);
@@ -234,20 +233,5 @@ class TpchAnswersIT {
         return text.substring(Math.max(from, text.length() - 4000));
     }
 
-    private static void deleteTree(Path root) throws Exception {
-        if (Files.exists(root)) {
-            try (Stream<Path> paths = Files.walk(root)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-    }
 
-    private static Path findHome() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isExecutable(dir.resolve("bin/mpidrun"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("bin/mpidrun not found above " + Path.of("").toAbsolutePath());
-    }
 }

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.hive.ql.MapRedStats;
 import org.apache.hadoop.hive.ql.session.SessionState;
+import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class EngineSelectionIT {
     @BeforeAll
     void createTables() throws Exception {
         Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-engine");
-        QueryCorpusIT.deleteTree(root);
+        FileUtil.fullyDelete(root.toFile());
         Path sales = TestData.writeSales(root.resolve("data"), 4, 2000);
         Path wide = TestData.writeSales(root.resolve("wide"), 2, 150_000);
         hive = new HiveSession(root.resolve("state"), Map.of(
@@ -35,11 +36,9 @@ class EngineSelectionIT {
                 "hive.fetch.task.conversion", "none",
                 "hive.datampi.heap", "768m"));
         hive.setEngine("mr");
-        hive.query("CREATE EXTERNAL TABLE sales_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
-                + "FIELDS TERMINATED BY '|' LOCATION '" + sales.toUri() + "'");
+        hive.createSalesText("sales_text", sales);
         hive.query("CREATE TABLE sales_orc STORED AS ORC AS SELECT * FROM sales_text");
-        hive.query("CREATE EXTERNAL TABLE wide_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
-                + "FIELDS TERMINATED BY '|' LOCATION '" + wide.toUri() + "'");
+        hive.createSalesText("wide_text", wide);
         hive.query("CREATE TABLE wide_orc STORED AS ORC AS SELECT * FROM wide_text");
     }
 

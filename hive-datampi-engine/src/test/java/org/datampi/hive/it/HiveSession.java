@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +15,12 @@ import org.datampi.hive.session.QuerySession;
 
 /** A real embedded Hive 4.1 session in the test JVM, on a fresh state directory, as bin/hive-datampi runs it. */
 final class HiveSession implements AutoCloseable {
-    static final Path HOME = findHome();
+    static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
 
     private final QuerySession session;
     private final ByteArrayOutputStream console = new ByteArrayOutputStream();
 
     HiveSession(Path stateDir, Map<String, String> settings) throws IOException {
-        System.setProperty("datampi.home", HOME.toString());
         SessionStream consoleStream = new SessionStream(console, true, StandardCharsets.UTF_8.name());
         session = QuerySession.start(stateDir, settings, consoleStream, consoleStream);
     }
@@ -48,6 +46,12 @@ final class HiveSession implements AutoCloseable {
         return null;
     }
 
+    /** An external text table over TestData's sales files. */
+    void createSalesText(String table, Path files) {
+        query("CREATE EXTERNAL TABLE " + table + " (" + TestData.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
+                + "FIELDS TERMINATED BY '|' STORED AS TEXTFILE LOCATION '" + files.toUri() + "'");
+    }
+
     void setEngine(String engine) {
         query("SET hive.execution.engine=" + engine);
     }
@@ -62,12 +66,4 @@ final class HiveSession implements AutoCloseable {
         session.close();
     }
 
-    private static Path findHome() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isExecutable(dir.resolve("bin/mpidrun"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("bin/mpidrun not found above " + Path.of("").toAbsolutePath());
-    }
 }

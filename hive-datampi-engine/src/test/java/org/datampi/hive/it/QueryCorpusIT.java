@@ -8,11 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -27,14 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueryCorpusIT {
-    static final String SALES_COLUMNS = "id INT, name STRING, category STRING, amount DECIMAL(12,2), "
-            + "qty INT, d DATE, ts TIMESTAMP, flag BOOLEAN";
     private HiveSession hive;
 
     @BeforeAll
     void createTables() throws Exception {
         Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus");
-        deleteTree(root);
+        FileUtil.fullyDelete(root.toFile());
         Path data = Files.createDirectories(root.resolve("data"));
         Path sales = TestData.writeSales(data, 5, 800);
         Path categories = TestData.writeCategories(data);
@@ -47,8 +45,7 @@ class QueryCorpusIT {
                 // Every query runs as a job, also those Hive could answer by reading files directly.
                 "hive.fetch.task.conversion", "none"));
         hive.setEngine("mr");
-        hive.query("CREATE EXTERNAL TABLE sales_text (" + SALES_COLUMNS + ") ROW FORMAT DELIMITED FIELDS TERMINATED "
-                + "BY '|' STORED AS TEXTFILE LOCATION '" + sales.toUri() + "'");
+        hive.createSalesText("sales_text", sales);
         hive.query("CREATE EXTERNAL TABLE categories (category STRING, region STRING, weight INT) ROW FORMAT "
                 + "DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE LOCATION '" + categories.toUri() + "'");
         for (String format : List.of("ORC", "RCFILE", "SEQUENCEFILE")) {
@@ -200,11 +197,4 @@ class QueryCorpusIT {
         return copy;
     }
 
-    static void deleteTree(Path root) throws Exception {
-        if (Files.exists(root)) {
-            try (Stream<Path> paths = Files.walk(root)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-    }
 }

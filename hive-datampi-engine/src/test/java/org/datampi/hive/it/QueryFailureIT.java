@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class QueryFailureIT {
     @BeforeAll
     void createTables() throws Exception {
         Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-failure");
-        QueryCorpusIT.deleteTree(root);
+        FileUtil.fullyDelete(root.toFile());
         Path sales = TestData.writeSales(root.resolve("data"), 3, 1000);
         warehouse = root.resolve("state");
         hive = new HiveSession(warehouse, Map.of(
@@ -36,8 +37,7 @@ class QueryFailureIT {
                 "hive.fetch.task.conversion", "none",
                 "hive.datampi.heap", "768m"));
         hive.setEngine("mr");
-        hive.query("CREATE EXTERNAL TABLE sales_text (" + QueryCorpusIT.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
-                + "FIELDS TERMINATED BY '|' LOCATION '" + sales.toUri() + "'");
+        hive.createSalesText("sales_text", sales);
         hive.query("CREATE TABLE target (id INT, total DECIMAL(12,2)) STORED AS ORC");
         hive.query("INSERT INTO target VALUES (1, 1.50), (2, 2.50)");
         hive.setEngine("datampi");

@@ -15,6 +15,8 @@ import java.util.SplittableRandom;
  * NULLs, DECIMAL, DATE, TIMESTAMP and non-ASCII strings, and a small dimension table, as '|'-delimited text.
  */
 final class TestData {
+    static final String SALES_COLUMNS = "id INT, name STRING, category STRING, amount DECIMAL(12,2), "
+            + "qty INT, d DATE, ts TIMESTAMP, flag BOOLEAN";
     static final String[] CATEGORIES = {"books", "música", "東京", "naïve", "tools", "garden", "Ålesund", "toys"};
     private static final String[] NAMES = {"Zoë", "Łukasz", "Ærø", "José", "Ann", "李", "Bob", "Émile"};
 
