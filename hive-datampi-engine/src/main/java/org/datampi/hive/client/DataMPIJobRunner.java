@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -46,6 +48,8 @@ import org.apache.hadoop.security.token.Token;
 import org.datampi.hive.app.DataMPIHiveApplication;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.session.DataMPISettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The "datampi" MapReduce framework: a Hadoop job runner (like LocalJobRunner) that runs a submitted job with
@@ -60,12 +64,15 @@ public final class DataMPIJobRunner implements ClientProtocol {
     /** Set by DataMPITask: whether Hive's plan or the user fixed the reducer count. */
     public static final String REDUCERS_FIXED = "datampi.reducers.fixed";
 
+    private static final Logger LOG = LoggerFactory.getLogger(DataMPIJobRunner.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     /** By the id's text: Hadoop asks with both the old (mapred) and the new JobID class, which are never equal. */
     private static final Map<String, RunningJob> JOBS = new ConcurrentHashMap<>();
 
+    /** One per JVM, so that job ids and staging directories of every stage of a session share it. */
+    private static final String RUNNER_ID = Integer.toString(new Random().nextInt(Integer.MAX_VALUE));
+
     private final Configuration conf;
-    private final String runnerId = Integer.toString(new Random().nextInt(Integer.MAX_VALUE));
 
     DataMPIJobRunner(Configuration conf) {
         this.conf = requireNonNull(conf, "conf is null");
@@ -73,7 +80,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
 
     @Override
     public JobID getNewJobID() {
-        return new JobID("datampi" + runnerId, SEQUENCE.incrementAndGet());
+        return new JobID("datampi" + RUNNER_ID, SEQUENCE.incrementAndGet());
     }
 
     @Override
@@ -143,16 +150,21 @@ public final class DataMPIJobRunner implements ClientProtocol {
         return lib + File.separator + "*";
     }
 
-    /** The first error a failed job reported (rank, task and message when a task failed). */
-    public static Optional<String> failure(String jobId) {
-        RunningJob job = JOBS.get(jobId);
-        return job == null ? Optional.empty() : job.process.failure();
+    /**
+     * Forgets a job Hive is done with and returns where its rank logs are and the first error it reported (rank,
+     * task and message when a task failed). A session runs many stages; none is kept after its task ends.
+     */
+    public static Optional<JobOutcome> release(String jobId) {
+        RunningJob job = JOBS.remove(jobId);
+        return job == null ? Optional.empty() : Optional.of(new JobOutcome(job.process.logDir(), job.failure()));
     }
 
-    /** The directory with the job's rank logs (rank-N.log). */
-    public static Optional<String> logDir(String jobId) {
-        RunningJob job = JOBS.get(jobId);
-        return job == null ? Optional.empty() : job.process.logDir();
+    /** What Hive shows the user after a stage: the directory with its rank logs, and why it failed. */
+    public record JobOutcome(Optional<String> logDir, Optional<String> failure) {
+        public JobOutcome {
+            requireNonNull(logDir, "logDir is null");
+            requireNonNull(failure, "failure is null");
+        }
     }
 
     @Override
@@ -202,7 +214,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
                 conf.get(JTConfig.JT_STAGING_AREA_ROOT, "/tmp/hadoop/mapred/staging"));
         String user = UserGroupInformation.getCurrentUser().getShortUserName();
         return FileSystem.get(conf).makeQualified(
-                new org.apache.hadoop.fs.Path(root, user + runnerId + "/.staging")).toString();
+                new org.apache.hadoop.fs.Path(root, user + RUNNER_ID + "/.staging")).toString();
     }
 
     @Override
@@ -326,14 +338,18 @@ public final class DataMPIJobRunner implements ClientProtocol {
         return ProtocolSignature.getProtocolSignature(this, protocol, clientVersion, clientMethodsHash);
     }
 
-    /** A submitted job: its plan, its mpidrun process and, once it ended, its merged counters. */
+    /**
+     * A submitted job: its plan, its mpidrun process and, once it ended, its merged counters. For Hive the job ends
+     * only after {@link #finish} has kept the ranks' counters and removed the submit directory.
+     */
     private static final class RunningJob {
         private final JobID id;
         private final JobConf job;
         private final String submitDir;
         private final JobPlan plan;
         private final MpidrunJob process;
-        private org.apache.hadoop.mapred.Counters counters;
+        private final CompletableFuture<MpidrunJob.State> end;
+        private volatile org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
 
         RunningJob(JobID id, JobConf job, String submitDir, JobPlan plan, MpidrunJob process) {
             this.id = id;
@@ -341,10 +357,43 @@ public final class DataMPIJobRunner implements ClientProtocol {
             this.submitDir = submitDir;
             this.plan = plan;
             this.process = process;
+            this.end = process.exit().thenApply(this::finish);
+        }
+
+        /**
+         * Merges the counters the ranks wrote, then deletes the submit directory as LocalJobRunner does: it holds
+         * the splits, job.xml and counter files of one job, and nothing reads it once the job is over.
+         */
+        private MpidrunJob.State finish(MpidrunJob.State state) {
+            org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(submitDir);
+            try {
+                if (state == MpidrunJob.State.SUCCEEDED) {
+                    counters = TaskCounters.merge(job, dir);
+                }
+                return state;
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the counters of " + id + " from " + dir, e);
+            } finally {
+                try {
+                    dir.getFileSystem(job).delete(dir, true);
+                } catch (IOException e) {
+                    LOG.warn("Cannot remove the submit directory {} of {}", dir, id, e);
+                }
+            }
+        }
+
+        Optional<String> failure() {
+            try {
+                end.getNow(null);
+                return process.failure();
+            } catch (CompletionException e) {
+                return Optional.of(e.getCause().getMessage());
+            }
         }
 
         JobStatus status() {
-            int state = switch (process.state()) {
+            int state = switch (end.isCompletedExceptionally() ? MpidrunJob.State.FAILED
+                    : end.getNow(MpidrunJob.State.RUNNING)) {
                 case RUNNING -> org.apache.hadoop.mapred.JobStatus.RUNNING;
                 case SUCCEEDED -> org.apache.hadoop.mapred.JobStatus.SUCCEEDED;
                 case FAILED -> org.apache.hadoop.mapred.JobStatus.FAILED;
@@ -353,19 +402,12 @@ public final class DataMPIJobRunner implements ClientProtocol {
             org.apache.hadoop.mapred.JobStatus status = new org.apache.hadoop.mapred.JobStatus(
                     org.apache.hadoop.mapred.JobID.downgrade(id), process.mapProgress(), process.reduceProgress(),
                     1.0f, state, job.getUser(), job.getJobName(), submitDir + "/job.xml", "");
-            process.failure().ifPresent(status::setFailureInfo);
+            failure().ifPresent(status::setFailureInfo);
             return status;
         }
 
-        synchronized org.apache.hadoop.mapred.Counters counters() {
-            if (counters == null && process.state() != MpidrunJob.State.RUNNING) {
-                try {
-                    counters = TaskCounters.merge(job, new org.apache.hadoop.fs.Path(submitDir));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot read the counters of " + id, e);
-                }
-            }
-            return counters != null ? counters : new org.apache.hadoop.mapred.Counters();
+        org.apache.hadoop.mapred.Counters counters() {
+            return counters;
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +34,7 @@ final class MpidrunJob {
 
     private final Process process;
     private final Deque<String> tail = new ArrayDeque<>();
-    private volatile State state = State.RUNNING;
+    private final CompletableFuture<State> exit = new CompletableFuture<>();
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
@@ -65,22 +66,22 @@ final class MpidrunJob {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 observe(line);
             }
-            int exit = process.waitFor();
+            int code = process.waitFor();
             if (killed) {
-                state = State.KILLED;
-            } else if (exit == 0) {
+                exit.complete(State.KILLED);
+            } else if (code == 0) {
                 mapProgress = 1;
                 reduceProgress = 1;
-                state = State.SUCCEEDED;
+                exit.complete(State.SUCCEEDED);
             } else {
                 if (firstError == null) {
-                    firstError = "mpidrun exited with code " + exit + ": " + String.join(" | ", tail());
+                    firstError = "mpidrun exited with code " + code + ": " + String.join(" | ", tail());
                 }
-                state = State.FAILED;
+                exit.complete(State.FAILED);
             }
         } catch (IOException | InterruptedException e) {
             firstError = "Lost the mpidrun process: " + e;
-            state = State.FAILED;
+            exit.complete(State.FAILED);
         }
     }
 
@@ -116,8 +117,9 @@ final class MpidrunJob {
         }
     }
 
-    State state() {
-        return state;
+    /** Completes with the job's end state once mpidrun has exited. */
+    CompletableFuture<State> exit() {
+        return exit;
     }
 
     float mapProgress() {

@@ -5,6 +5,7 @@ import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
 import org.datampi.hive.session.DataMPIEngine;
 
@@ -28,6 +29,9 @@ public final class DataMPITask extends MapRedTask {
     public int execute() {
         if (DataMPIEngine.isSelected(conf)) {
             job.set(MRConfig.FRAMEWORK_NAME, DataMPIJobRunner.FRAMEWORK_NAME);
+            // The ranks load Hive from the engine's classpath: without this, Hadoop's job submitter would copy the
+            // 90 MB hive-exec jar into every stage's submit directory. Jars the user ADDs still travel as tmpjars.
+            job.unset(MRJobConfig.JAR);
             HiveConf.setLongVar(job, HiveConf.ConfVars.HIVE_COUNTERS_PULL_INTERVAL, STATUS_POLL_MILLIS);
             job.setBoolean(DataMPIJobRunner.LAST_STAGE, getChildTasks() == null || getChildTasks().stream()
                     .noneMatch(child -> child instanceof MapRedTask));
@@ -44,16 +48,20 @@ public final class DataMPITask extends MapRedTask {
             // or a following in-process stage (Hive's small-file merge) would silently read nothing.
             ExecMapper.setDone(false);
             if (getJobID() != null) {
-                DataMPIJobRunner.logDir(getJobID()).ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
+                DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> report(outcome, result));
             }
         }
-        if (result != 0 && DataMPIEngine.isSelected(conf) && getJobID() != null) {
+        return result;
+    }
+
+    private void report(DataMPIJobRunner.JobOutcome outcome, int result) {
+        outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
+        if (result != 0) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
-            DataMPIJobRunner.failure(getJobID()).ifPresent(cause -> {
+            outcome.failure().ifPresent(cause -> {
                 console.printError("datampi: " + cause);
                 setException(new HiveException(cause));
             });
         }
-        return result;
     }
 }

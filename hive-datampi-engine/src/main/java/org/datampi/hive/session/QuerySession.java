@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -37,7 +38,13 @@ public final class QuerySession implements AutoCloseable {
         DataMPIEngine.install();
         // The embedded Derby metastore's own log goes with the other logs, not into the working directory.
         if (System.getProperty(DERBY_LOG) == null) {
-            System.setProperty(DERBY_LOG, stateDir.toAbsolutePath().resolve("logs/derby.log").toString());
+            Path logs = stateDir.toAbsolutePath().resolve("logs");
+            try {
+                Files.createDirectories(logs);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create the log directory " + logs, e);
+            }
+            System.setProperty(DERBY_LOG, logs.resolve("derby.log").toString());
         }
         SessionState session = new SessionState(EmbeddedHive.configuration(stateDir, settings));
         session.out = out;

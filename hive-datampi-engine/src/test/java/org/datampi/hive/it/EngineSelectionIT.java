@@ -23,11 +23,11 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EngineSelectionIT {
     private static final Pattern TASK_COUNTS = Pattern.compile("number of mappers: (\\d+); number of reducers: (\\d+)");
+    private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-engine");
     private HiveSession hive;
 
     @BeforeAll
     void createTables() throws Exception {
-        Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-engine");
         FileUtil.fullyDelete(root.toFile());
         Path sales = TestData.writeSales(root.resolve("data"), 4, 2000);
         Path wide = TestData.writeSales(root.resolve("wide"), 2, 150_000);
@@ -90,6 +90,16 @@ class EngineSelectionIT {
         hive.setEngine("mr");
         String mr = String.join("\n", hive.query(query));
         assertTrue(mr.contains("Map Reduce") && !mr.contains("DataMPI"), mr);
+    }
+
+    /** Regression: every stage left its submit directory behind, and CI's disk filled up. */
+    @Test
+    void finishedStagesLeaveNothingInTheStagingArea() throws Exception {
+        hive.setEngine("datampi");
+        hive.query("SELECT category, count(*) FROM sales_orc GROUP BY category");
+        try (Stream<Path> files = Files.walk(root.resolve("state/staging"))) {
+            assertEquals(List.of(), files.filter(p -> p.getFileName().toString().startsWith("job_")).toList());
+        }
     }
 
     @Test
