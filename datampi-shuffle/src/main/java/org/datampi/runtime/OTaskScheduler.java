@@ -23,6 +23,10 @@ final class OTaskScheduler {
 
     /** Returns the O task for a process that finished finishedTasks since it last asked, or -1 when none is left. */
     synchronized int grant(int finishedTasks) {
+        if (nextOTask == 0 && oTasksDone == 0) {
+            // The 0% line: the first O task starts now, so every rank is up (launchers time the start-up by it).
+            report();
+        }
         if (finishedTasks > 0) {
             oTasksDone += finishedTasks;
             report();

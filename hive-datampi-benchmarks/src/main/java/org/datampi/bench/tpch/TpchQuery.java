@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
+import org.datampi.bench.harness.Workload;
 import org.datampi.hive.cli.HiveQlScript;
 
 /**
@@ -25,6 +27,11 @@ public record TpchQuery(int number, List<String> statements) {
         String text = Files.readString(queryDir.resolve(String.format(Locale.ROOT, "q%02d.sql", number)));
         String fraction = new BigDecimal("0.0001").divide(BigDecimal.valueOf(scale)).toPlainString();
         return new TpchQuery(number, HiveQlScript.parse(text.replace("${hivevar:FRACTION}", fraction)).all());
+    }
+
+    /** As the benchmark runners time it: named qN, its rows the result. */
+    public Workload workload() {
+        return new Workload("q" + number, statements, Optional.empty());
     }
 
     /** Whether a statement is the one whose rows are the query's result. */

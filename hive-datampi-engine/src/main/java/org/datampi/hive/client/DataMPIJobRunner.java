@@ -156,14 +156,16 @@ public final class DataMPIJobRunner implements ClientProtocol {
      */
     public static Optional<JobOutcome> release(String jobId) {
         RunningJob job = JOBS.remove(jobId);
-        return job == null ? Optional.empty() : Optional.of(new JobOutcome(job.process.logDir(), job.failure()));
+        return job == null ? Optional.empty()
+                : Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline()));
     }
 
-    /** What Hive shows the user after a stage: the directory with its rank logs, and why it failed. */
-    public record JobOutcome(Optional<String> logDir, Optional<String> failure) {
+    /** What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went. */
+    public record JobOutcome(Optional<String> logDir, Optional<String> failure, StageTimeline timeline) {
         public JobOutcome {
             requireNonNull(logDir, "logDir is null");
             requireNonNull(failure, "failure is null");
+            requireNonNull(timeline, "timeline is null");
         }
     }
 

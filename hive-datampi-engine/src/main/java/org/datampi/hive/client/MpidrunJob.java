@@ -40,6 +40,11 @@ final class MpidrunJob {
     private volatile String firstError;
     private volatile String logDir;
     private volatile boolean killed;
+    private final long launched = System.nanoTime();
+    private volatile long ranksUp;
+    private volatile long oPhaseDone;
+    private volatile long aPhaseDone;
+    private volatile long exited;
 
     private MpidrunJob(Process process) {
         this.process = requireNonNull(process, "process is null");
@@ -67,6 +72,7 @@ final class MpidrunJob {
                 observe(line);
             }
             int code = process.waitFor();
+            exited = System.nanoTime();
             if (killed) {
                 exit.complete(State.KILLED);
             } else if (code == 0) {
@@ -100,6 +106,12 @@ final class MpidrunJob {
         } else if (progress.find()) {
             mapProgress = ratio(progress.group(1), progress.group(2));
             reduceProgress = ratio(progress.group(3), progress.group(4));
+            long now = System.nanoTime();
+            ranksUp = ranksUp == 0 ? now : ranksUp;
+            if (mapProgress == 1) {
+                oPhaseDone = oPhaseDone == 0 ? now : oPhaseDone;
+                aPhaseDone = reduceProgress == 1 ? now : 0;
+            }
         } else if (firstError == null && (line.startsWith("datampi: ")
                 || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
             firstError = line;
@@ -128,6 +140,11 @@ final class MpidrunJob {
 
     float reduceProgress() {
         return reduceProgress;
+    }
+
+    /** The milestones reached so far. */
+    StageTimeline timeline() {
+        return new StageTimeline(launched, ranksUp, oPhaseDone, aPhaseDone, exited);
     }
 
     /** Where the ranks log, once mpidrun has said it. */

@@ -27,6 +27,7 @@ public final class DataMPITask extends MapRedTask {
 
     @Override
     public int execute() {
+        long started = System.nanoTime();
         if (DataMPIEngine.isSelected(conf)) {
             job.set(MRConfig.FRAMEWORK_NAME, DataMPIJobRunner.FRAMEWORK_NAME);
             // The ranks load Hive from the engine's classpath: without this, Hadoop's job submitter would copy the
@@ -48,14 +49,16 @@ public final class DataMPITask extends MapRedTask {
             // or a following in-process stage (Hive's small-file merge) would silently read nothing.
             ExecMapper.setDone(false);
             if (getJobID() != null) {
-                DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> report(outcome, result));
+                long ended = System.nanoTime();
+                DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> report(outcome, result, started, ended));
             }
         }
         return result;
     }
 
-    private void report(DataMPIJobRunner.JobOutcome outcome, int result) {
+    private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {
         outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
+        console.printInfo("datampi: " + getId() + " " + getJobID() + " " + outcome.timeline().describe(started, ended));
         if (result != 0) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
             outcome.failure().ifPresent(cause -> {

@@ -1,0 +1,135 @@
+package org.datampi.bench.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * bin/tpch-bench and bin/hibench-run: runs one runner command (bin/tpch-run, bin/hibench-run's runner) per engine,
+ * one engine after the other on the same data, each in its own JVM with the same total heap, samples every engine's
+ * peak memory, and writes {@code OUT/timings.csv} (every run of every engine), {@code OUT/summary.md} (medians,
+ * ratios over datampi, geometric means, memory, datampi's per-stage times) and {@code OUT/chart.png}.
+ *
+ * <p>Options: {@code --runner PATH --engines datampi,mr,tez --runs N --out DIR --heap SIZE --procs P --title TEXT
+ * --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...}. {@code --record} writes the report into FILE
+ * between {@code <!-- NAME:begin -->} and {@code <!-- NAME:end -->}, the chart beside it in benchmarks/NAME.png.
+ */
+public final class BenchmarkDriver {
+    private static final String USAGE = "BenchmarkDriver --runner PATH --engines LIST --runs N --out DIR --heap SIZE "
+            + "--procs P --title TEXT --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...";
+
+    private BenchmarkDriver() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int separator = Arrays.asList(args).indexOf("--");
+        String[] own = separator < 0 ? args : Arrays.copyOfRange(args, 0, separator);
+        List<String> runnerArgs = separator < 0 ? List.of()
+                : Arrays.asList(args).subList(separator + 1, args.length);
+        RunnerOptions options = RunnerOptions.parse(USAGE, own, List.of("--runner", "--engines", "--runs", "--out",
+                "--heap", "--procs", "--title", "--command", "--record", "--section"), Map.of());
+        Path out = Files.createDirectories(Path.of(options.get("--out")));
+        long heapMegabytes = megabytes(options.get("--heap"));
+        int procs = options.getInt("--procs");
+
+        List<EngineResults> results = new ArrayList<>();
+        Map<String, Path> consoleLogs = new LinkedHashMap<>();
+        for (String engine : options.get("--engines").split(",")) {
+            EngineBaseline.settings(engine);
+            Path engineOut = out.resolve(engine);
+            List<String> command = new ArrayList<>(List.of(options.get("--runner"), "--engine", engine,
+                    "--runs", options.get("--runs"), "--out", engineOut.toString()));
+            command.addAll(runnerArgs);
+            long clientHeap = heapMegabytes;
+            if (engine.equals("datampi")) {
+                // The same total heap: half for Hive's JVM (compiler, map-join hash tables), half for the ranks.
+                clientHeap = heapMegabytes / 2;
+                command.addAll(List.of("--hiveconf", "hive.datampi.processes=" + procs,
+                        "--hiveconf", "hive.datampi.heap=" + (heapMegabytes / 2 / procs) + "m"));
+            }
+            // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
+            Files.createDirectories(engineOut);
+            ProcessBuilder builder = new ProcessBuilder(command).inheritIO()
+                    .redirectOutput(engineOut.resolve("stdout.log").toFile());
+            builder.environment().put("HIVE_DATAMPI_HEAP", clientHeap + "m");
+            System.err.println("bench: " + engine + ": " + String.join(" ", command));
+            Process process = builder.start();
+            int exit;
+            long peak;
+            try (PeakMemory memory = new PeakMemory(process.toHandle())) {
+                exit = process.waitFor();
+                peak = memory.peakMegabytes();
+            }
+            results.add(EngineResults.read(engine, engineOut, peak, exit));
+            consoleLogs.put(engine, engineOut.resolve("console.log"));
+        }
+
+        BenchmarkReport report = new BenchmarkReport(results);
+        List<String> csv = new ArrayList<>(List.of(Timing.CSV_HEADER));
+        results.forEach(engine -> engine.timings().forEach(timing -> csv.add(timing.toCsv())));
+        Files.write(out.resolve("timings.csv"), csv, StandardCharsets.UTF_8);
+        String title = options.get("--title");
+        BenchmarkChart.write(title, report.workloads(), results, out.resolve("chart.png"));
+
+        String settings = String.format(Locale.ROOT, "Every engine had %,d MB of heap in all: mr and tez one JVM of "
+                + "%,d MB running one Hive task at a time (more than one at once gives wrong answers in Hive's local "
+                + "modes); datampi Hive's JVM with %,d MB and %d ranks of %,d MB, each rank one task at a time.",
+                heapMegabytes, heapMegabytes, heapMegabytes / 2, procs, heapMegabytes / 2 / procs);
+        String body = report.markdown(consoleLogs);
+        String ratios = "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";
+        Files.writeString(out.resolve("summary.md"), "# " + title + "\n\n" + settings + "\n\n" + body
+                + "\n![chart](chart.png)\n\n" + ratios, StandardCharsets.UTF_8);
+        System.out.println(body);
+        System.out.print(ratios);
+        System.out.println("bench: report in " + out.resolve("summary.md") + ", chart in " + out.resolve("chart.png"));
+
+        if (options.find("--record").isPresent()) {
+            record(Path.of(options.get("--record")), options.get("--section"), options.get("--command"), settings,
+                    body, ratios, out.resolve("chart.png"));
+        }
+        boolean failed = results.stream().anyMatch(engine -> engine.exitCode() != 0);
+        System.exit(failed ? 1 : 0);
+    }
+
+    /** Writes the report into the file's section, the chart into benchmarks/SECTION.png beside it. */
+    private static void record(Path file, String section, String command, String settings, String body,
+            String ratios, Path chart) throws IOException {
+        Path chartCopy = file.toAbsolutePath().getParent().resolve("benchmarks").resolve(section + ".png");
+        Files.createDirectories(chartCopy.getParent());
+        Files.copy(chart, chartCopy, StandardCopyOption.REPLACE_EXISTING);
+        String begin = "<!-- " + section + ":begin -->";
+        String end = "<!-- " + section + ":end -->";
+        String block = begin + "\nMade by `" + command + "` on " + LocalDate.now() + " ("
+                + Runtime.getRuntime().availableProcessors() + " cores).\n\n" + settings + "\n\n" + body
+                + "\n![" + section + "](benchmarks/" + section + ".png)\n\n" + ratios + end;
+        String text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        int from = text.indexOf(begin);
+        int to = text.indexOf(end);
+        text = from >= 0 && to > from ? text.substring(0, from) + block + text.substring(to + end.length())
+                : text + "\n" + block + "\n";
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        System.err.println("bench: recorded in " + file + " (section " + section + ")");
+    }
+
+    /** "8g", "6144m" or "6144" (megabytes). */
+    static long megabytes(String size) {
+        String value = size.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (value.endsWith("g")) {
+                return Long.parseLong(value.substring(0, value.length() - 1)) * 1024;
+            }
+            return Long.parseLong(value.endsWith("m") ? value.substring(0, value.length() - 1) : value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--heap must be a size such as 8g or 6144m, got '" + size + "'");
+        }
+    }
+}

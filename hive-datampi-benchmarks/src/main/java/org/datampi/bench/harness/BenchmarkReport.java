@@ -1,0 +1,170 @@
+package org.datampi.bench.harness;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * The side-by-side report of one benchmark run: per-workload medians per engine, each other engine's median over
+ * datampi's, geometric means, peak memory, and where datampi's time went in its slowest workloads.
+ */
+final class BenchmarkReport {
+    private static final String BASE = "datampi";
+    private static final int SLOWEST_SHOWN = 3;
+
+    private final List<EngineResults> engines;
+    private final List<String> workloads;
+
+    BenchmarkReport(List<EngineResults> engines) {
+        this.engines = List.copyOf(requireNonNull(engines, "engines is null"));
+        Set<String> names = new LinkedHashSet<>();
+        engines.forEach(engine -> engine.timings().forEach(timing -> names.add(timing.workload())));
+        this.workloads = List.copyOf(names);
+    }
+
+    List<String> workloads() {
+        return workloads;
+    }
+
+    /** The Markdown table, ratio lines and memory; consoleLogs maps an engine to its runner's console.log. */
+    String markdown(Map<String, Path> consoleLogs) throws IOException {
+        StringBuilder md = new StringBuilder();
+        List<EngineResults> others = engines.stream().filter(e -> !e.engine().equals(BASE)).toList();
+        md.append("| workload |");
+        engines.forEach(e -> md.append(' ').append(e.engine()).append(" s |"));
+        others.forEach(e -> md.append(' ').append(e.engine()).append('/').append(BASE).append(" |"));
+        md.append("\n|---|");
+        md.append("---:|".repeat(engines.size() + (hasBase() ? others.size() : 0))).append('\n');
+        List<String> mismatched = new ArrayList<>();
+        for (String workload : workloads) {
+            md.append("| ").append(workload).append(" |");
+            for (EngineResults engine : engines) {
+                md.append(' ').append(format(engine.medians().getOrDefault(workload, OptionalDouble.empty())))
+                        .append(" |");
+            }
+            if (hasBase()) {
+                OptionalDouble base = base().medians().getOrDefault(workload, OptionalDouble.empty());
+                for (EngineResults other : others) {
+                    md.append(' ').append(ratio(other.medians().getOrDefault(workload, OptionalDouble.empty()), base))
+                            .append(" |");
+                }
+            }
+            md.append('\n');
+            if (engines.stream().mapToInt(e -> e.rows(workload)).distinct().count() > 1) {
+                mismatched.add(workload);
+            }
+        }
+        md.append("| **geometric mean** |");
+        engines.forEach(e -> md.append(" **").append(format(geomean(e))).append("** |"));
+        if (hasBase()) {
+            others.forEach(e -> md.append(" **").append(ratio(geomean(e), geomean(base()))).append("** |"));
+        }
+        md.append("\n\n");
+        md.append("Geometric means over the workloads every engine completed (")
+                .append(commonWorkloads().size()).append(" of ").append(workloads.size()).append(").");
+        if (!mismatched.isEmpty()) {
+            md.append(" Row counts differ between engines for: ").append(String.join(", ", mismatched)).append('.');
+        }
+        md.append("\n\nPeak resident memory (the engine's JVM and every process it started, sampled every 200 ms): ");
+        List<String> memory = new ArrayList<>();
+        engines.forEach(e -> memory.add(String.format(Locale.ROOT, "%s %,d MB", e.engine(), e.peakMegabytes())));
+        md.append(String.join(", ", memory)).append(".\n");
+        engines.stream().filter(e -> e.exitCode() != 0).forEach(e -> md.append("\n**").append(e.engine())
+                .append(" had failures** (runner exit code ").append(e.exitCode()).append("): see its console.log.\n"));
+        if (hasBase() && consoleLogs.containsKey(BASE)) {
+            md.append(slowestBreakdown(consoleLogs.get(BASE)));
+        }
+        return md.toString();
+    }
+
+    /** The ratio lines a script can grep, e.g. {@code mr_vs_datampi_geomean=2.10}. */
+    List<String> ratioLines() {
+        List<String> lines = new ArrayList<>();
+        if (hasBase()) {
+            for (EngineResults other : engines) {
+                if (!other.engine().equals(BASE)) {
+                    lines.add(other.engine() + "_vs_datampi_geomean=" + ratio(geomean(other), geomean(base())));
+                }
+            }
+        }
+        return lines;
+    }
+
+    private String slowestBreakdown(Path consoleLog) throws IOException {
+        if (!Files.exists(consoleLog)) {
+            return "";
+        }
+        List<String> slowest = base().medians().entrySet().stream().filter(e -> e.getValue().isPresent())
+                .sorted(Comparator.comparingDouble((Map.Entry<String, OptionalDouble> e) -> e.getValue().getAsDouble())
+                        .reversed())
+                .limit(SLOWEST_SHOWN).map(Map.Entry::getKey).toList();
+        StringBuilder md = new StringBuilder("\nWhere datampi's time goes in its slowest workloads (last run; per "
+                + "stage: Hive's submission, launch of the ranks, O phase, A phase, teardown, Hive's commit):\n\n");
+        List<String> lines = Files.readAllLines(consoleLog, StandardCharsets.UTF_8);
+        for (String workload : slowest) {
+            md.append(String.format(Locale.ROOT, "- %s (median %.2f s)%n", workload,
+                    base().medians().get(workload).getAsDouble()));
+            stageLines(lines, workload).forEach(stage -> md.append("  - ").append(stage).append('\n'));
+        }
+        return md.toString();
+    }
+
+    /** The "datampi: Stage-N job T s: ..." lines of the workload's last run. */
+    private static List<String> stageLines(List<String> consoleLines, String workload) {
+        List<String> stages = new ArrayList<>();
+        boolean inside = false;
+        for (String line : consoleLines) {
+            if (line.startsWith(WorkloadRunner.RUN_MARKER)) {
+                inside = line.startsWith(WorkloadRunner.RUN_MARKER + workload + " run ");
+                if (inside) {
+                    stages.clear();
+                }
+            } else if (inside && line.matches("datampi: Stage-\\d+ job_\\S+ .*")) {
+                stages.add(line.substring("datampi: ".length()));
+            }
+        }
+        return stages;
+    }
+
+    private boolean hasBase() {
+        return engines.stream().anyMatch(e -> e.engine().equals(BASE));
+    }
+
+    private EngineResults base() {
+        return engines.stream().filter(e -> e.engine().equals(BASE)).findFirst().orElseThrow();
+    }
+
+    private List<String> commonWorkloads() {
+        return workloads.stream().filter(w -> engines.stream()
+                .allMatch(e -> e.medians().getOrDefault(w, OptionalDouble.empty()).isPresent())).toList();
+    }
+
+    private OptionalDouble geomean(EngineResults engine) {
+        List<String> common = commonWorkloads();
+        if (common.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double logSum = common.stream().mapToDouble(w -> Math.log(engine.medians().get(w).getAsDouble())).sum();
+        return OptionalDouble.of(Math.exp(logSum / common.size()));
+    }
+
+    private static String format(OptionalDouble seconds) {
+        return seconds.isPresent() ? String.format(Locale.ROOT, "%.2f", seconds.getAsDouble()) : "failed";
+    }
+
+    private static String ratio(OptionalDouble other, OptionalDouble base) {
+        return other.isPresent() && base.isPresent()
+                ? String.format(Locale.ROOT, "%.2f", other.getAsDouble() / base.getAsDouble()) : "-";
+    }
+}

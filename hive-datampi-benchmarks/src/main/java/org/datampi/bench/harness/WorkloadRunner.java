@@ -1,0 +1,114 @@
+package org.datampi.bench.harness;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.io.output.TeeOutputStream;
+import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.datampi.hive.session.QuerySession;
+
+/**
+ * Runs workloads on one engine in one Hive session (a warm JVM, as a user's session is): each workload
+ * {@code runs} times, its result rows written to {@code OUT/<workload>.tsv} (tab-separated, no header), every run's
+ * time to {@code OUT/timings.csv}, and Hive's console (progress, datampi's per-stage times) to stderr and
+ * {@code OUT/console.log}, where each run begins with a {@link #RUN_MARKER} line.
+ */
+public final class WorkloadRunner {
+    public static final String RUN_MARKER = "bench: begin ";
+
+    private final Path stateDir;
+    private final String engine;
+    private final Map<String, String> settings;
+    private final Path out;
+
+    /** The checkout (bin/, tpch-queries/, hibench-workloads/): the datampi.home property the scripts set. */
+    public static Path home() {
+        return Path.of(System.getProperty("datampi.home", "."));
+    }
+
+    /** Where the metastore and warehouse are unless --warehouse says: as bin/hive-datampi decides it. */
+    public static String defaultStateDir() {
+        String state = System.getenv("HIVE_DATAMPI_STATE");
+        return state != null ? state : home().resolve("state").toString();
+    }
+
+    /**
+     * @param settings the session's settings on top of the engine's baseline (e.g. the user's --hiveconf)
+     */
+    public WorkloadRunner(Path stateDir, String engine, Map<String, String> settings, Path out) {
+        this.stateDir = requireNonNull(stateDir, "stateDir is null");
+        this.engine = requireNonNull(engine, "engine is null");
+        this.settings = new LinkedHashMap<>(EngineBaseline.settings(engine));
+        this.settings.putAll(settings);
+        this.out = requireNonNull(out, "out is null");
+    }
+
+    /**
+     * Runs setup statements (USE, DDL; untimed), then every workload; returns how many runs failed. A failed run is
+     * recorded with status "failed" and the next one goes on.
+     */
+    public int run(List<String> setup, List<Workload> workloads, int runs) throws IOException {
+        Files.createDirectories(out);
+        List<String> timings = new ArrayList<>(List.of(Timing.CSV_HEADER));
+        int failures = 0;
+        try (OutputStream log = Files.newOutputStream(out.resolve("console.log"))) {
+            SessionStream console = new SessionStream(new TeeOutputStream(System.err, log), true,
+                    StandardCharsets.UTF_8.name());
+            SessionStream ignored = new SessionStream(OutputStream.nullOutputStream());
+            try (QuerySession hive = QuerySession.start(stateDir, settings, ignored, console)) {
+                for (String statement : setup) {
+                    hive.execute(statement);
+                }
+                for (Workload workload : workloads) {
+                    for (int run = 1; run <= runs; run++) {
+                        console.println(RUN_MARKER + workload.name() + " run " + run);
+                        Timing timing = runOnce(hive, workload, run, console);
+                        failures += timing.ok() ? 0 : 1;
+                        timings.add(timing.toCsv());
+                        console.println("bench: " + workload.name() + " run " + run + " on " + engine + ": "
+                                + timing.describe());
+                    }
+                }
+            } catch (CommandProcessorException e) {
+                throw new IOException("A setup statement failed on " + engine + ": " + e.getMessage(), e);
+            }
+        }
+        Files.write(out.resolve("timings.csv"), timings, StandardCharsets.UTF_8);
+        return failures;
+    }
+
+    private Timing runOnce(QuerySession hive, Workload workload, int run, SessionStream console) throws IOException {
+        long start = System.nanoTime();
+        List<String> rows = new ArrayList<>();
+        boolean ok = true;
+        try {
+            for (String statement : workload.statements()) {
+                rows.addAll(hive.execute(statement));
+            }
+        } catch (CommandProcessorException e) {
+            ok = false;
+            console.println("bench: " + workload.name() + " failed on " + engine + ": " + e.getMessage());
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (ok && workload.output().isPresent()) {
+            try {
+                rows = hive.execute(workload.output().get());
+            } catch (CommandProcessorException e) {
+                ok = false;
+                console.println("bench: reading the output of " + workload.name() + " failed: " + e.getMessage());
+            }
+        }
+        Files.write(out.resolve(workload.name() + ".tsv"), rows, StandardCharsets.UTF_8);
+        return new Timing(workload.name(), engine, run, seconds, rows.size(), ok);
+    }
+}
