@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * The process that mpidrun starts on every rank (DataMPI's CommonProcess). It runs the program's main method once
  * per scheduled task: O tasks as rank 0 hands them out, then, once every process has sent all its data, the A tasks
  * it owns. Data for an A task flows into its process while the O tasks still run.
+ *
+ * <p>With {@code --serve} the processes stay up and run one job after another ({@link JobQueue}): a caller that runs
+ * many short jobs, like a Hive session, pays for mpirun, the JVMs and MPI_Init once instead of once per job.
  */
 public final class CommonProcess {
     /** Set before logging starts, so that every rank writes its own log file (see conf/datampi-log4j2.properties). */
@@ -46,13 +49,17 @@ public final class CommonProcess {
 
     public static void main(String[] args) {
         System.setProperty(RANK_PROPERTY, launcherRank());
-        LaunchArguments launch;
+        boolean serve = args.length > 0 && args[0].equals(JobQueue.SERVE_OPTION);
+        Optional<LaunchArguments> launch;
         ShuffleSettings settings;
-        Method main;
+        int idleSeconds;
         try {
-            launch = LaunchArguments.parse(args);
+            idleSeconds = serve ? JobQueue.idleSeconds(args) : 0;
+            launch = serve ? Optional.empty() : Optional.of(LaunchArguments.parse(args));
             settings = ShuffleSettings.fromSystemProperties();
-            main = findMain(launch.mainClass());
+            if (launch.isPresent()) {
+                findMain(launch.get().mainClass());
+            }
         } catch (IllegalArgumentException e) {
             // Every rank fails the same way before MPI starts; the launcher reports the exit code.
             System.err.println("datampi: " + e.getMessage());
@@ -61,17 +68,41 @@ public final class CommonProcess {
         }
         ThreadLevel provided = Mpi.initThread(ThreadLevel.MULTIPLE);
         int rank = Mpi.rank();
+        int size = Mpi.size();
         if (provided != ThreadLevel.MULTIPLE) {
             JobAbort.abort(rank, new IllegalStateException("MPI provides thread level " + provided
                     + "; datampi needs MULTIPLE (rebuild the MPI library with thread support)"), () -> { });
         }
-        new CommonProcess(launch, main, rank, Mpi.size(), settings).run();
+        if (launch.isPresent()) {
+            runJob(launch.get(), rank, size, settings);
+        } else {
+            JobQueue jobs = new JobQueue(rank, size, idleSeconds);
+            for (Optional<LaunchArguments> next = jobs.next(); next.isPresent(); next = jobs.next()) {
+                runJob(next.get(), rank, size, settings);
+                Mpi.barrier();
+                jobs.done(next.get());
+            }
+        }
+        Mpi.barrier();
+        Mpi.finalizeMpi();
+    }
+
+    private static void runJob(LaunchArguments launch, int rank, int size, ShuffleSettings settings) {
+        Method main;
+        try {
+            main = findMain(launch.mainClass());
+        } catch (IllegalArgumentException e) {
+            JobAbort.abort(rank, e, () -> { });
+            return;
+        }
+        new CommonProcess(launch, main, rank, size, settings).run();
     }
 
     private void run() {
         Path localDir = settings.localDir().resolve("datampi-" + launch.jobId()).resolve("rank-" + rank);
         SpillFiles spillFiles = new SpillFiles(localDir);
-        Runtime.getRuntime().addShutdownHook(new Thread(spillFiles::close, "datampi-spill-cleanup"));
+        Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
+        Runtime.getRuntime().addShutdownHook(spillCleanup);
         Optional<OTaskScheduler> scheduler = rank == 0
                 ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err))
                 : Optional.empty();
@@ -99,8 +130,7 @@ public final class CommonProcess {
             JobAbort.abort(rank, t, spillFiles::close);
         }
         spillFiles.close();
-        Mpi.barrier();
-        Mpi.finalizeMpi();
+        Runtime.getRuntime().removeShutdownHook(spillCleanup);
     }
 
     private int runOTasks(RankShuffle shuffle) {

@@ -15,6 +15,9 @@ public final class MessageTag {
     /** An A task finished (sent to rank 0, which reports progress). */
     public static final int A_TASK_DONE = 6;
 
+    /** Between jobs of a serving process group: rank 0 passes the next job's arguments to every rank. */
+    public static final int NEXT_JOB = 7;
+
     private MessageTag() {
     }
 }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.Utilities;
+import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.ExecReducer;
 import org.apache.hadoop.hive.ql.io.HiveKey;
 import org.apache.hadoop.io.BytesWritable;
@@ -35,7 +37,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataMPIHiveApplication {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIHiveApplication.class);
-    /** One job per process: the submitted job is read once and shared by the process's tasks. */
+    /**
+     * The job this process's tasks run, read once per job. A serving process runs one job after another
+     * (mpidrun --serve), never two at once.
+     */
     private static SubmittedJob submitted;
 
     private DataMPIHiveApplication() {
@@ -57,7 +62,14 @@ public final class DataMPIHiveApplication {
     }
 
     private static synchronized SubmittedJob submittedJob(Path submitDir, JobID jobId) {
-        if (submitted == null) {
+        if (submitted == null || !submitted.jobId().equals(jobId)) {
+            if (submitted != null) {
+                // What Hive keeps per JVM between jobs, as a reused Hadoop task JVM would drop it: the previous
+                // job's cached plans, and ExecMapper's "done" flag, which a LIMIT sets and which would make the
+                // next job's record readers return nothing.
+                Utilities.clearWorkMapForConf(submitted.job());
+                ExecMapper.setDone(false);
+            }
             submitted = new SubmittedJob(submitDir, jobId);
             HivePartitioner.useJob(submitted.job());
         }

@@ -43,6 +43,10 @@ final class SubmittedJob {
         return job;
     }
 
+    JobID jobId() {
+        return jobId;
+    }
+
     Path submitDir() {
         return submitDir;
     }

@@ -91,17 +91,21 @@ public final class DataMPIJobRunner implements ClientProtocol {
                 submitDir.getFileSystem(job), job, submitDir);
         JobPlan plan = JobPlan.of(job, splits.length, job.getNumReduceTasks(), job.getBoolean(REDUCERS_FIXED, true),
                 job.getBoolean(LAST_STAGE, false));
-        MpidrunJob process = MpidrunJob.start(command(job, jobId, jobSubmitDir, plan));
+        List<String> jobArguments = List.of("--job-id", jobId.toString(), "-O", Integer.toString(plan.oTasks()),
+                "-A", Integer.toString(plan.aTasks()), DataMPIHiveApplication.class.getName(), jobSubmitDir,
+                jobId.toString());
+        MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), jobId.toString(),
+                jobArguments);
         RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, process);
         JOBS.put(jobId.toString(), running);
         return running.status();
     }
 
-    private List<String> command(JobConf job, JobID jobId, String submitDir, JobPlan plan) {
+    /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */
+    private List<String> launchCommand(JobConf job, JobPlan plan) {
         Path home = datampiHome();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
-                "-O", Integer.toString(plan.oTasks()), "-A", Integer.toString(plan.aTasks()),
-                "-np", Integer.toString(plan.processes())));
+                "--serve", "-np", Integer.toString(plan.slots())));
         addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
         addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
         addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
@@ -111,9 +115,17 @@ public final class DataMPIJobRunner implements ClientProtocol {
         if (job.get(DataMPISettings.SEND_QUEUE) != null) {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
-        command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString(),
-                DataMPIHiveApplication.class.getName(), submitDir, jobId.toString()));
+        command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
         return command;
+    }
+
+    private static boolean reuseRanks(JobConf job) {
+        String value = job.get(DataMPISettings.REUSE_RANKS, "true").trim();
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.REUSE_RANKS
+                    + ": expected true or false");
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static void addIfSet(List<String> command, String option, String value) {
@@ -158,6 +170,11 @@ public final class DataMPIJobRunner implements ClientProtocol {
         RunningJob job = JOBS.remove(jobId);
         return job == null ? Optional.empty()
                 : Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline()));
+    }
+
+    /** Ends the warm ranks of this JVM's sessions (they also end by themselves when this JVM does). */
+    public static void releaseRanks() {
+        RankPools.closeWarm();
     }
 
     /** What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went. */

@@ -15,9 +15,9 @@ import org.datampi.hive.session.DataMPISettings;
  *
  * @param oTasks one per input split
  * @param aTasks 0 for a map-only stage
- * @param processes ranks to start: as many as useful, at most the configured number
+ * @param slots ranks the stage may use: hive.datampi.processes (this machine's cores)
  */
-public record JobPlan(int oTasks, int aTasks, int processes) {
+public record JobPlan(int oTasks, int aTasks, int slots) {
 
     public enum Parallelism { DEFAULT, ENHANCED }
 
@@ -35,7 +35,7 @@ public record JobPlan(int oTasks, int aTasks, int processes) {
             throw new IllegalArgumentException("Invalid value '" + slots + "' for " + DataMPISettings.PROCESSES
                     + ": expected an integer >= 1");
         }
-        return new JobPlan(oTasks, aTasks, Math.min(slots, Math.max(oTasks, aTasks)));
+        return new JobPlan(oTasks, aTasks, slots);
     }
 
     static Parallelism parallelism(String value) {

@@ -2,108 +2,44 @@ package org.datampi.hive.client;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-/**
- * One running mpidrun process: follows its progress lines, keeps the first error it reports, and can be killed.
- */
+/** One stage running on a {@link RankPool}: its progress, the first error it reports, its milestones. */
 final class MpidrunJob {
-    private static final Logger LOG = LoggerFactory.getLogger(MpidrunJob.class);
     private static final Pattern PROGRESS =
             Pattern.compile("datampi: O tasks (\\d+)/(\\d+) done, A tasks (\\d+)/(\\d+) done");
-    private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
-    private static final int TAIL_LINES = 30;
 
     enum State { RUNNING, SUCCEEDED, FAILED, KILLED }
 
-    private final Process process;
-    private final Deque<String> tail = new ArrayDeque<>();
+    private final String id;
+    private final RankPool pool;
     private final CompletableFuture<State> exit = new CompletableFuture<>();
+    private final long launched = System.nanoTime();
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
-    private volatile String logDir;
     private volatile boolean killed;
-    private final long launched = System.nanoTime();
     private volatile long ranksUp;
     private volatile long oPhaseDone;
     private volatile long aPhaseDone;
-    private volatile long exited;
+    private volatile long ended;
 
-    private MpidrunJob(Process process) {
-        this.process = requireNonNull(process, "process is null");
+    MpidrunJob(String id, RankPool pool) {
+        this.id = requireNonNull(id, "id is null");
+        this.pool = requireNonNull(pool, "pool is null");
     }
 
-    static MpidrunJob start(List<String> command) {
-        LOG.info("Launching {}", String.join(" ", command));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            MpidrunJob job = new MpidrunJob(process);
-            Thread follower = new Thread(job::follow, "datampi-job-output");
-            follower.setDaemon(true);
-            follower.start();
-            return job;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + command.get(0), e);
-        }
+    String id() {
+        return id;
     }
 
-    private void follow() {
-        try (BufferedReader lines = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                observe(line);
-            }
-            int code = process.waitFor();
-            exited = System.nanoTime();
-            if (killed) {
-                exit.complete(State.KILLED);
-            } else if (code == 0) {
-                mapProgress = 1;
-                reduceProgress = 1;
-                exit.complete(State.SUCCEEDED);
-            } else {
-                if (firstError == null) {
-                    firstError = "mpidrun exited with code " + code + ": " + String.join(" | ", tail());
-                }
-                exit.complete(State.FAILED);
-            }
-        } catch (IOException | InterruptedException e) {
-            firstError = "Lost the mpidrun process: " + e;
-            exit.complete(State.FAILED);
-        }
-    }
-
-    private void observe(String line) {
-        LOG.info("mpidrun: {}", line);
-        synchronized (tail) {
-            tail.addLast(line);
-            if (tail.size() > TAIL_LINES) {
-                tail.removeFirst();
-            }
-        }
+    /** A line the ranks printed while this job ran. */
+    void observe(String line) {
         Matcher progress = PROGRESS.matcher(line);
-        Matcher logs = LOG_DIR.matcher(line);
-        if (logs.find()) {
-            logDir = logs.group(1);
-        } else if (progress.find()) {
+        if (progress.find()) {
             mapProgress = ratio(progress.group(1), progress.group(2));
             reduceProgress = ratio(progress.group(3), progress.group(4));
             long now = System.nanoTime();
@@ -118,18 +54,32 @@ final class MpidrunJob {
         }
     }
 
+    void succeeded() {
+        ended = System.nanoTime();
+        mapProgress = 1;
+        reduceProgress = 1;
+        exit.complete(State.SUCCEEDED);
+    }
+
+    /** The rank pool ended while this job ran. */
+    void failed(String reason) {
+        ended = System.nanoTime();
+        if (killed) {
+            exit.complete(State.KILLED);
+            return;
+        }
+        if (firstError == null) {
+            firstError = reason;
+        }
+        exit.complete(State.FAILED);
+    }
+
     private static float ratio(String done, String total) {
         int all = Integer.parseInt(total);
         return all == 0 ? 1 : (float) Integer.parseInt(done) / all;
     }
 
-    private List<String> tail() {
-        synchronized (tail) {
-            return List.copyOf(tail);
-        }
-    }
-
-    /** Completes with the job's end state once mpidrun has exited. */
+    /** Completes with the job's end state. */
     CompletableFuture<State> exit() {
         return exit;
     }
@@ -144,12 +94,12 @@ final class MpidrunJob {
 
     /** The milestones reached so far. */
     StageTimeline timeline() {
-        return new StageTimeline(launched, ranksUp, oPhaseDone, aPhaseDone, exited);
+        return new StageTimeline(launched, ranksUp, oPhaseDone, aPhaseDone, ended);
     }
 
-    /** Where the ranks log, once mpidrun has said it. */
+    /** Where the ranks log. */
     Optional<String> logDir() {
-        return Optional.ofNullable(logDir);
+        return pool.logDir();
     }
 
     /** The first error a rank or the launcher reported, for the user. */
@@ -157,17 +107,9 @@ final class MpidrunJob {
         return Optional.ofNullable(firstError);
     }
 
-    /** Stops the job: mpidrun forwards the signal to mpirun, which stops every rank. */
+    /** Stops the job, and with it the ranks that run it. */
     void kill() {
         killed = true;
-        process.destroy();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        pool.kill();
     }
 }

@@ -19,8 +19,11 @@ public final class DataMPISettings {
     /** An mpidrun hostfile; unset: this machine. */
     public static final String HOSTFILE = "hive.datampi.hostfile";
 
+    /** Whether a session's stages share warm ranks (true) or each stage starts its own (false). */
+    public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
+
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE);
+            HOSTFILE, REUSE_RANKS);
 
     private DataMPISettings() {
     }

@@ -1,0 +1,183 @@
+package org.datampi.hive.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code mpidrun --serve} process group: ranks that stay up and run the stages given to them one after the
+ * other, so that a session pays for mpirun, the rank JVMs and MPI_Init once. It runs one job at a time; a job's
+ * lines (progress, errors) go to that job, and "datampi: job ID done" ends it. A failing job ends the whole group
+ * (MPI_Abort): the job fails with the group's first error and the next stage starts a new group.
+ */
+final class RankPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RankPool.class);
+    private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
+    private static final Pattern JOB_DONE = Pattern.compile("^datampi: job (\\S+) done$");
+    private static final int TAIL_LINES = 30;
+
+    private final Process process;
+    private final OutputStream jobInput;
+    private final Deque<String> tail = new ArrayDeque<>();
+    private volatile String logDir;
+    private MpidrunJob current;
+    private boolean ended;
+
+    private RankPool(Process process) {
+        this.process = requireNonNull(process, "process is null");
+        this.jobInput = process.getOutputStream();
+    }
+
+    /** Starts mpidrun --serve with the given command. */
+    static RankPool start(List<String> command) {
+        LOG.info("Launching {}", String.join(" ", command));
+        try {
+            RankPool pool = new RankPool(new ProcessBuilder(command).redirectErrorStream(true).start());
+            Thread follower = new Thread(pool::follow, "datampi-rank-pool-output");
+            follower.setDaemon(true);
+            follower.start();
+            return pool;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + command.get(0), e);
+        }
+    }
+
+    /**
+     * Gives the group a job ({@code --job-id ID -O ONUM -A ANUM CLASS ARGS...}); empty when it is running another
+     * job or has ended.
+     */
+    synchronized Optional<MpidrunJob> trySubmit(String jobId, List<String> jobArguments) {
+        if (ended || current != null || !process.isAlive()) {
+            return Optional.empty();
+        }
+        MpidrunJob job = new MpidrunJob(jobId, this);
+        try {
+            jobInput.write((String.join("\t", jobArguments) + "\n").getBytes(StandardCharsets.UTF_8));
+            jobInput.flush();
+        } catch (IOException e) {
+            LOG.warn("Cannot give job {} to the rank pool", jobId, e);
+            return Optional.empty();
+        }
+        current = job;
+        return Optional.of(job);
+    }
+
+    synchronized boolean isIdle() {
+        return !ended && current == null && process.isAlive();
+    }
+
+    /** Whether the group has ended or is ending (closed, failed, killed): it takes no more jobs. */
+    synchronized boolean hasEnded() {
+        return ended || !process.isAlive();
+    }
+
+    private void follow() {
+        try (BufferedReader lines = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                observe(line);
+            }
+            int exit = process.waitFor();
+            ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
+                    + String.join(" | ", tail()));
+        } catch (IOException | InterruptedException e) {
+            ended("Lost the mpidrun process: " + e);
+        }
+    }
+
+    private void observe(String line) {
+        LOG.info("mpidrun: {}", line);
+        synchronized (tail) {
+            tail.addLast(line);
+            if (tail.size() > TAIL_LINES) {
+                tail.removeFirst();
+            }
+        }
+        Matcher logs = LOG_DIR.matcher(line);
+        if (logs.find()) {
+            logDir = logs.group(1);
+            return;
+        }
+        MpidrunJob job;
+        synchronized (this) {
+            job = current;
+        }
+        if (job == null) {
+            return;
+        }
+        Matcher done = JOB_DONE.matcher(line);
+        if (done.find() && done.group(1).equals(job.id())) {
+            synchronized (this) {
+                current = null;
+            }
+            job.succeeded();
+        } else {
+            job.observe(line);
+        }
+    }
+
+    private void ended(String reason) {
+        MpidrunJob job;
+        synchronized (this) {
+            ended = true;
+            job = current;
+            current = null;
+        }
+        if (job != null) {
+            job.failed(reason);
+        }
+    }
+
+    Optional<String> logDir() {
+        return Optional.ofNullable(logDir);
+    }
+
+    private List<String> tail() {
+        synchronized (tail) {
+            return List.copyOf(tail);
+        }
+    }
+
+    /** Stops every rank now (a killed job): mpidrun forwards the signal to mpirun. */
+    void kill() {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    /** Lets the ranks finish and end: closing their job input ends the group after its current job. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            ended = true;
+        }
+        try {
+            jobInput.close();
+        } catch (IOException e) {
+            LOG.warn("Cannot close the rank pool's job input; stopping it", e);
+            kill();
+        }
+    }
+}
