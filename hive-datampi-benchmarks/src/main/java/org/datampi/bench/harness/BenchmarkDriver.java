@@ -85,7 +85,8 @@ public final class BenchmarkDriver {
                 + "modes); datampi Hive's JVM with %,d MB and %d ranks of %,d MB, each rank one task at a time.",
                 heapMegabytes, heapMegabytes, heapMegabytes / 2, procs, heapMegabytes / 2 / procs);
         String body = report.markdown(consoleLogs);
-        String ratios = "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";
+        String ratios = report.ratioLines().isEmpty() ? ""
+                : "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";
         Files.writeString(out.resolve("summary.md"), "# " + title + "\n\n" + settings + "\n\n" + body
                 + "\n![chart](chart.png)\n\n" + ratios, StandardCharsets.UTF_8);
         System.out.println(body);

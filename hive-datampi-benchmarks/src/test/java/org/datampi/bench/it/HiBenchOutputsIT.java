@@ -90,7 +90,7 @@ class HiBenchOutputsIT {
         assertEquals(mr.size(), datampi.size(), workload.id() + " row count");
         List<String> differences = new ArrayList<>();
         for (int i = 0; i < mr.size(); i++) {
-            if (!sameRow(mr.get(i), datampi.get(i))) {
+            if (!ResultRows.sameRow(mr.get(i), datampi.get(i), HiBenchOutputsIT::closeDoubles)) {
                 differences.add("mr:      " + mr.get(i) + "\ndatampi: " + datampi.get(i));
             }
         }
@@ -109,20 +109,6 @@ class HiBenchOutputsIT {
         List<String> rows = new ArrayList<>(hive.execute(workload.output().orElseThrow()));
         rows.sort(null);
         return rows;
-    }
-
-    private static boolean sameRow(String expected, String actual) {
-        String[] e = expected.split("\t", -1);
-        String[] a = actual.split("\t", -1);
-        if (e.length != a.length) {
-            return false;
-        }
-        for (int i = 0; i < e.length; i++) {
-            if (!e[i].equals(a[i]) && !closeDoubles(e[i], a[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean closeDoubles(String expected, String actual) {

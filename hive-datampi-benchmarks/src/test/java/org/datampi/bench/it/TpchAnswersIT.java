@@ -166,25 +166,11 @@ class TpchAnswersIT {
             differences.add("rows: DuckDB " + expected.size() + ", datampi " + actual.size());
         }
         for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
-            if (!sameRow(expected.get(i), actual.get(i))) {
+            if (!ResultRows.sameRow(expected.get(i), actual.get(i), TpchAnswersIT::sameValue)) {
                 differences.add("row " + (i + 1) + ":\n  DuckDB:  " + expected.get(i) + "\n  datampi: " + actual.get(i));
             }
         }
         return differences;
-    }
-
-    private static boolean sameRow(String expected, String actual) {
-        String[] e = expected.split("\t", -1);
-        String[] a = actual.split("\t", -1);
-        if (e.length != a.length) {
-            return false;
-        }
-        for (int i = 0; i < e.length; i++) {
-            if (!sameValue(e[i], a[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean sameValue(String expected, String actual) {

@@ -17,7 +17,7 @@ final class MpidrunJob {
     private final String id;
     private final RankPool pool;
     private final CompletableFuture<State> exit = new CompletableFuture<>();
-    private final long launched = System.nanoTime();
+    private final long submitted = System.nanoTime();
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
@@ -94,7 +94,7 @@ final class MpidrunJob {
 
     /** The milestones reached so far. */
     StageTimeline timeline() {
-        return new StageTimeline(launched, ranksUp, oPhaseDone, aPhaseDone, ended);
+        return new StageTimeline(submitted, ranksUp, oPhaseDone, aPhaseDone, ended);
     }
 
     /** Where the ranks log. */

@@ -6,22 +6,22 @@ import java.util.Locale;
  * When a datampi stage passed its milestones, from mpidrun's progress lines as the Hive JVM saw them (System.nanoTime).
  * A milestone not reached (a failed job) is 0.
  *
- * @param launched mpidrun started
- * @param ranksUp the first O task started: mpirun, the rank JVMs and MPI_Init are done
+ * @param submitted the job was given to the ranks (for new ranks: mpidrun started)
+ * @param ranksUp the first O task started: the ranks are up (for new ranks: mpirun, JVMs and MPI_Init are done)
  * @param oPhaseDone every O task finished
  * @param aPhaseDone every A task finished
- * @param exited mpidrun exited: the ranks finalized MPI and ended
+ * @param ended every rank is through the job (or the ranks ended)
  */
-public record StageTimeline(long launched, long ranksUp, long oPhaseDone, long aPhaseDone, long exited) {
+public record StageTimeline(long submitted, long ranksUp, long oPhaseDone, long aPhaseDone, long ended) {
     /**
      * Where a stage's time went, for the console: Hive's submission (plan, splits), launch, O and A phases,
      * teardown, and Hive's commit (job-close: file moves, dynamic partitions, statistics).
      */
     public String describe(long taskStarted, long taskEnded) {
         return String.format(Locale.ROOT, "%.2f s: submit %.2f s, launch %.2f s, O phase %.2f s, A phase %.2f s, "
-                + "teardown %.2f s, commit %.2f s", seconds(taskStarted, taskEnded), seconds(taskStarted, launched),
-                seconds(launched, ranksUp), seconds(ranksUp, oPhaseDone), seconds(oPhaseDone, aPhaseDone),
-                seconds(aPhaseDone, exited), seconds(exited, taskEnded));
+                + "teardown %.2f s, commit %.2f s", seconds(taskStarted, taskEnded), seconds(taskStarted, submitted),
+                seconds(submitted, ranksUp), seconds(ranksUp, oPhaseDone), seconds(oPhaseDone, aPhaseDone),
+                seconds(aPhaseDone, ended), seconds(ended, taskEnded));
     }
 
     private static double seconds(long from, long to) {
