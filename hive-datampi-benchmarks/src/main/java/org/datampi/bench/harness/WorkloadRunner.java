@@ -54,10 +54,11 @@ public final class WorkloadRunner {
     }
 
     /**
-     * Runs setup statements (USE, DDL; untimed), then every workload; returns how many runs failed. A failed run is
-     * recorded with status "failed" and the next one goes on.
+     * Runs setup statements (USE, DDL; untimed), then every workload: first {@code warmups} runs that are not
+     * recorded (JIT compilation, caches, the engine's session start), then {@code runs} timed ones. Returns how many
+     * runs failed; a failed run is recorded with status "failed" and the next one goes on.
      */
-    public int run(List<String> setup, List<Workload> workloads, int runs) throws IOException {
+    public int run(List<String> setup, List<Workload> workloads, int warmups, int runs) throws IOException {
         Files.createDirectories(out);
         List<String> timings = new ArrayList<>(List.of(Timing.CSV_HEADER));
         int failures = 0;
@@ -70,6 +71,10 @@ public final class WorkloadRunner {
                     hive.execute(statement);
                 }
                 for (Workload workload : workloads) {
+                    for (int warmup = 1; warmup <= warmups; warmup++) {
+                        console.println("bench: " + workload.name() + " warm-up on " + engine + ": "
+                                + runOnce(hive, workload, 0, console).describe());
+                    }
                     for (int run = 1; run <= runs; run++) {
                         console.println(RUN_MARKER + workload.name() + " run " + run);
                         Timing timing = runOnce(hive, workload, run, console);

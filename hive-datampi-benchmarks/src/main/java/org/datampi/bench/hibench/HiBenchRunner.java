@@ -19,16 +19,16 @@ import org.datampi.hive.cli.HiveQlScript;
  */
 public final class HiBenchRunner {
     private static final String USAGE = "hibench-run --profile P --data DIR --format text|sequencefile|orc "
-            + "--engine datampi|mr|tez --out DIR [--runs N] [--workloads aggregation,join,scan] [--warehouse DIR] "
-            + "[--hiveconf KEY=VALUE]...";
+            + "--engine datampi|mr|tez --out DIR [--runs N] [--warmup N] [--workloads aggregation,join,scan] "
+            + "[--warehouse DIR] [--hiveconf KEY=VALUE]...";
 
     private HiBenchRunner() {
     }
 
     public static void main(String[] args) throws Exception {
         RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--profile", "--data", "--format",
-                "--engine", "--out", "--runs", "--workloads", "--warehouse"), Map.of("--runs", "1",
-                "--workloads", "aggregation,join,scan", "--warehouse", WorkloadRunner.defaultStateDir()));
+                "--engine", "--out", "--runs", "--warmup", "--workloads", "--warehouse"), Map.of("--runs", "1",
+                "--warmup", "1", "--workloads", "aggregation,join,scan", "--warehouse", WorkloadRunner.defaultStateDir()));
         HiBenchProfile profile = HiBenchProfile.of(options.get("--profile"));
         HiBenchFormat format = HiBenchFormat.of(options.get("--format"));
         Path data = Path.of(options.get("--data")).toAbsolutePath();
@@ -46,6 +46,7 @@ public final class HiBenchRunner {
         WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
                 options.hiveconf(), Path.of(options.get("--out")));
         int failures = runner.run(tableStatements(home, database(profile, format), data, format), workloads,
+                options.getInt("--warmup"),
                 options.getInt("--runs"));
         System.exit(failures == 0 ? 0 : 1);
     }

@@ -15,7 +15,7 @@ import org.datampi.bench.harness.WorkloadRunner;
  */
 public final class TpchRunner {
     private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez "
-            + "--out DIR [--queries 1-22] [--runs N] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+            + "--out DIR [--queries 1-22] [--runs N] [--warmup N] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
 
     private TpchRunner() {
     }
@@ -23,8 +23,8 @@ public final class TpchRunner {
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
         RunnerOptions options = RunnerOptions.parse(USAGE, args,
-                List.of("--scale", "--format", "--engine", "--out", "--queries", "--runs", "--warehouse"),
-                Map.of("--queries", "1-22", "--runs", "1", "--warehouse", WorkloadRunner.defaultStateDir()));
+                List.of("--scale", "--format", "--engine", "--out", "--queries", "--runs", "--warmup", "--warehouse"),
+                Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0", "--warehouse", WorkloadRunner.defaultStateDir()));
         String scale = options.get("--scale");
         List<Workload> workloads = new ArrayList<>();
         for (int number : parseQueries(options.get("--queries"))) {
@@ -33,7 +33,8 @@ public final class TpchRunner {
         String database = "tpch_sf" + scale.replace('.', '_') + "_" + options.get("--format");
         WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
                 options.hiveconf(), Path.of(options.get("--out")));
-        int failures = runner.run(List.of("USE " + database), workloads, options.getInt("--runs"));
+        int failures = runner.run(List.of("USE " + database), workloads, options.getInt("--warmup"),
+                options.getInt("--runs"));
         System.exit(failures == 0 ? 0 : 1);
     }
 

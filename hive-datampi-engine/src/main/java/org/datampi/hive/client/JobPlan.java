@@ -9,9 +9,12 @@ import org.datampi.hive.session.DataMPISettings;
 
 /**
  * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
- * {@code default}: O tasks follow the input splits and A tasks Hive's reducer estimate; {@code enhanced}: as many A
- * tasks as O tasks, except one A task for the last stage of a query. A reducer count Hive fixed (a user's
- * mapreduce.job.reduces, bucketing, ORDER BY's single reducer) is never changed.
+ * {@code default}: O tasks follow the input splits and A tasks Hive's reducer estimate, raised to one per rank;
+ * {@code enhanced}: as many A tasks as O tasks, except one A task for the last stage of a query. A reducer count
+ * Hive fixed (a user's mapreduce.job.reduces, bucketing, ORDER BY's single reducer) is never changed.
+ *
+ * <p>Why "one per rank": Hive estimates reducers at 256 MB of input each, for a cluster with many more reducer slots
+ * than stages; below that, one A task would leave every other rank idle while it reduces the whole stage.
  *
  * @param oTasks one per input split
  * @param aTasks 0 for a map-only stage
@@ -26,16 +29,22 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
         requireNonNull(job, "job is null");
         Parallelism parallelism = parallelism(job.get(DataMPISettings.PARALLELISM, "default"));
         int oTasks = Math.max(1, splits);
+        int slots = slots(job);
         int aTasks = hiveReducers;
-        if (parallelism == Parallelism.ENHANCED && hiveReducers > 0 && !reducersFixed) {
-            aTasks = lastStage ? 1 : oTasks;
+        if (hiveReducers > 0 && !reducersFixed) {
+            aTasks = parallelism == Parallelism.ENHANCED ? (lastStage ? 1 : oTasks) : Math.max(hiveReducers, slots);
         }
+        return new JobPlan(oTasks, aTasks, slots);
+    }
+
+    /** hive.datampi.processes: the ranks a stage runs on (this machine's cores by default). */
+    public static int slots(Configuration job) {
         int slots = job.getInt(DataMPISettings.PROCESSES, Runtime.getRuntime().availableProcessors());
         if (slots < 1) {
             throw new IllegalArgumentException("Invalid value '" + slots + "' for " + DataMPISettings.PROCESSES
                     + ": expected an integer >= 1");
         }
-        return new JobPlan(oTasks, aTasks, slots);
+        return slots;
     }
 
     static Parallelism parallelism(String value) {

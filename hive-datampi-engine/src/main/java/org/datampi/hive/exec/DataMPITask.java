@@ -1,12 +1,16 @@
 package org.datampi.hive.exec;
 
+import java.io.IOException;
+
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
+import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.session.DataMPIEngine;
 
 /**
@@ -24,6 +28,7 @@ public final class DataMPITask extends MapRedTask {
     private static final long serialVersionUID = 1L;
     /** Hive polls a running job this often (its default, 1 s, would add up to a second to every stage). */
     private static final long STATUS_POLL_MILLIS = 50;
+    private static final long MIN_SPLIT_BYTES = 16L * 1024 * 1024;
 
     @Override
     public int execute() {
@@ -36,6 +41,7 @@ public final class DataMPITask extends MapRedTask {
             HiveConf.setLongVar(job, HiveConf.ConfVars.HIVE_COUNTERS_PULL_INTERVAL, STATUS_POLL_MILLIS);
             job.setBoolean(DataMPIJobRunner.LAST_STAGE, getChildTasks() == null || getChildTasks().stream()
                     .noneMatch(child -> child instanceof MapRedTask));
+            spreadInputOverRanks();
             // -1 means "Hive estimates"; anything else was fixed by the plan (ORDER BY, bucketing) or the user.
             job.setBoolean(DataMPIJobRunner.REDUCERS_FIXED, work.getReduceWork() != null
                     && (work.getReduceWork().getNumReduceTasks() >= 0
@@ -54,6 +60,31 @@ public final class DataMPITask extends MapRedTask {
             }
         }
         return result;
+    }
+
+    /**
+     * At least one input split per rank where the input allows. Hive's CombineHiveInputFormat packs a stage's input
+     * into splits of up to mapred.max.split.size (256 MB) for a cluster's many map slots; a 250 MB table would be
+     * one O task while every other rank idles. Splits stay at least {@value #MIN_SPLIT_BYTES} bytes.
+     */
+    private void spreadInputOverRanks() {
+        if (context == null) {
+            return;
+        }
+        long maxSplit = HiveConf.getLongVar(job, HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE);
+        long input;
+        try {
+            input = Utilities.getInputSummary(context, work.getMapWork(), null).getLength();
+        } catch (IOException e) {
+            LOG.warn("Cannot size the input of {}; keeping {}={}", getId(),
+                    HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE.varname, maxSplit, e);
+            return;
+        }
+        int slots = JobPlan.slots(job);
+        long perRank = Math.max(MIN_SPLIT_BYTES, (input + slots - 1) / slots);
+        if (perRank < maxSplit) {
+            HiveConf.setLongVar(job, HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE, perRank);
+        }
     }
 
     private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {

@@ -35,7 +35,7 @@ public final class DataMPIWork extends MapredWork {
 
     @Explain(displayName = "O tasks", explainLevels = {Level.USER, Level.DEFAULT, Level.EXTENDED})
     public String getOTasks() {
-        return "one per input split";
+        return "one per input split (at least one per rank where the input allows)";
     }
 
     @Explain(displayName = "A tasks", explainLevels = {Level.USER, Level.DEFAULT, Level.EXTENDED})
@@ -49,7 +49,7 @@ public final class DataMPIWork extends MapredWork {
         }
         return parallelism.equalsIgnoreCase("enhanced")
                 ? "as many as O tasks (1 in a query's last stage)"
-                : "Hive's reducer estimate at run time";
+                : "Hive's reducer estimate at run time, at least one per rank";
     }
 
     @Explain(displayName = "parallelism", explainLevels = {Level.DEFAULT, Level.EXTENDED})
