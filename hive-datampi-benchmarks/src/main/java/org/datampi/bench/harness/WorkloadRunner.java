@@ -21,7 +21,7 @@ import org.datampi.hive.session.QuerySession;
  * Runs workloads on one engine in one Hive session (a warm JVM, as a user's session is): each workload
  * {@code runs} times, its result rows written to {@code OUT/<workload>.tsv} (tab-separated, no header), every run's
  * time to {@code OUT/timings.csv}, and Hive's console (progress, datampi's per-stage times) to stderr and
- * {@code OUT/console.log}, where each run begins with a {@link #RUN_MARKER} line.
+ * {@code OUT/console.log}, where each run (and each warm-up run) begins with a {@link #RUN_MARKER} line.
  */
 public final class WorkloadRunner {
     public static final String RUN_MARKER = "bench: begin ";
@@ -72,7 +72,8 @@ public final class WorkloadRunner {
                 }
                 for (Workload workload : workloads) {
                     for (int warmup = 1; warmup <= warmups; warmup++) {
-                        console.println("bench: " + workload.name() + " warm-up on " + engine + ": "
+                        console.println(RUN_MARKER + workload.name() + " warm-up " + warmup);
+                        console.println("bench: " + workload.name() + " warm-up " + warmup + " on " + engine + ": "
                                 + runOnce(hive, workload, 0, console).describe());
                     }
                     for (int run = 1; run <= runs; run++) {
