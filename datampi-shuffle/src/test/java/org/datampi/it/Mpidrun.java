@@ -66,13 +66,19 @@ final class Mpidrun {
 
     /** Runs mpidrun with arguments, failing the test if it does not end within the timeout. */
     static Result run(Duration timeout, List<String> arguments) throws IOException, InterruptedException {
+        return run(timeout, arguments, ProcessBuilder.Redirect.from(new File("/dev/null")));
+    }
+
+    /** As {@link #run(Duration, List)}, with standard input from the given source (a PIPE is left open). */
+    static Result run(Duration timeout, List<String> arguments, ProcessBuilder.Redirect input)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(HOME.resolve("bin/mpidrun").toString());
         command.addAll(arguments);
         Path stdout = Files.createTempFile("mpidrun", ".out");
         Path stderr = Files.createTempFile("mpidrun", ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                .redirectError(stderr.toFile()).redirectInput(input);
         builder.environment().put("DATAMPI_LOG_DIR", LOG_DIR.toString());
         long start = System.nanoTime();
         Process process = builder.start();

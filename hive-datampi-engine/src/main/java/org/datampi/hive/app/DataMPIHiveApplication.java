@@ -1,9 +1,12 @@
 package org.datampi.hive.app;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.AddToClassPathAction;
+import org.apache.hadoop.hive.ql.exec.UDFClassLoader;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.ExecReducer;
@@ -37,6 +40,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataMPIHiveApplication {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIHiveApplication.class);
+    /** Where Hadoop's job submitter finds the jars to ship with a job (Hive's ADD JAR). */
+    private static final String ADDED_JARS = "tmpjars";
     /**
      * The job this process's tasks run, read once per job. A serving process runs one job after another
      * (mpidrun --serve), never two at once.
@@ -71,9 +76,33 @@ public final class DataMPIHiveApplication {
                 ExecMapper.setDone(false);
             }
             submitted = new SubmittedJob(submitDir, jobId);
+            useAddedJars(submitted.job());
             HivePartitioner.useJob(submitted.job());
         }
         return submitted;
+    }
+
+    /**
+     * The jars the session ADDed (Hive lists them in tmpjars) join this job's class loader, as Hive's ExecDriver does
+     * in a child JVM: the plan's UDFs and SerDes load from them. A job without them gets the process's own loader, so
+     * that one job's jars never reach the next.
+     */
+    private static void useAddedJars(JobConf job) {
+        if (Thread.currentThread().getContextClassLoader() instanceof UDFClassLoader previous) {
+            try {
+                previous.close();
+            } catch (IOException e) {
+                LOG.warn("Cannot close the previous job's class loader", e);
+            }
+        }
+        ClassLoader loader = DataMPIHiveApplication.class.getClassLoader();
+        String jars = job.get(ADDED_JARS);
+        if (jars != null && !jars.isBlank()) {
+            loader = new AddToClassPathAction(loader, Arrays.asList(jars.split(","))).run();
+            LOG.info("Added jars: {}", jars);
+        }
+        job.setClassLoader(loader);
+        Thread.currentThread().setContextClassLoader(loader);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -126,13 +126,13 @@ class EngineSelectionIT {
     }
 
     @Test
-    void enhancedParallelismGivesAsManyATasksAsOTasks() {
+    void defaultParallelismGivesOneATaskPerRankAndEnhancedAsManyAsOTasks() {
         hive.setEngine("datampi");
         String query = "SELECT qty, count(*) FROM sales_text GROUP BY qty";
         hive.query("SET hive.datampi.parallelism=default");
         int[] defaults = taskCounts(query);
         assertEquals(4, defaults[0], "one O task per input file");
-        assertEquals(1, defaults[1], "Hive's reducer estimate for a few KB");
+        assertEquals(2, defaults[1], "Hive's reducer estimate for a few KB (1), raised to one per rank (2)");
         hive.query("SET hive.datampi.parallelism=enhanced");
         // The last stage of a query gets one A task; a stage before it gets as many as O tasks.
         int[] enhanced = taskCounts("SELECT q, count(*) FROM (SELECT qty q, count(*) n FROM sales_text GROUP BY qty "

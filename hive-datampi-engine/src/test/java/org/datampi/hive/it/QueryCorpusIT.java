@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileUtil;
+import org.datampi.hive.it.udf.Shout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -157,6 +162,20 @@ class QueryCorpusIT {
         if (target.startsWith("dp_")) {
             assertEquals(hive.query("SHOW PARTITIONS dp_mr"), hive.query("SHOW PARTITIONS dp_datampi"));
         }
+    }
+
+    /** The ranks' classpath has no test classes: they must load the UDF from the jar the session added. */
+    @Test
+    void aUdfFromAnAddedJarRunsInTheRanks() throws Exception {
+        Path jar = HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/shout-udf.jar");
+        String entry = Shout.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                InputStream in = Shout.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+        }
+        assertSame(List.of("ADD JAR " + jar, "DROP TEMPORARY FUNCTION IF EXISTS shout", "CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'",
+                "SELECT shout(category), count(*) FROM sales_orc GROUP BY shout(category)"), false, "shout");
     }
 
     private void assertSame(List<String> statements, boolean ordered, String query) {
