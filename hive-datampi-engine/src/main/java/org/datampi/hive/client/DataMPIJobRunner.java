@@ -164,12 +164,16 @@ public final class DataMPIJobRunner implements ClientProtocol {
 
     /**
      * Forgets a job Hive is done with and returns where its rank logs are and the first error it reported (rank,
-     * task and message when a task failed). A session runs many stages; none is kept after its task ends.
+     * task and message when a task failed), and removes its submit directory. A session runs many stages; none is
+     * kept after its task ends.
      */
     public static Optional<JobOutcome> release(String jobId) {
         RunningJob job = JOBS.remove(jobId);
-        return job == null ? Optional.empty()
-                : Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline()));
+        if (job == null) {
+            return Optional.empty();
+        }
+        job.removeSubmitDirectory();
+        return Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline()));
     }
 
     /** Ends the warm ranks of this JVM's sessions (they also end by themselves when this JVM does). */
@@ -379,10 +383,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
             this.end = process.exit().thenApply(this::finish);
         }
 
-        /**
-         * Merges the counters the ranks wrote, then deletes the submit directory as LocalJobRunner does: it holds
-         * the splits, job.xml and counter files of one job, and nothing reads it once the job is over.
-         */
+        /** Merges the counters the ranks wrote into the submit directory. */
         private MpidrunJob.State finish(MpidrunJob.State state) {
             org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(submitDir);
             try {
@@ -392,12 +393,19 @@ public final class DataMPIJobRunner implements ClientProtocol {
                 return state;
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read the counters of " + id + " from " + dir, e);
-            } finally {
-                try {
-                    dir.getFileSystem(job).delete(dir, true);
-                } catch (IOException e) {
-                    LOG.warn("Cannot remove the submit directory {} of {}", dir, id, e);
-                }
+            }
+        }
+
+        /**
+         * Deletes the submit directory (splits, job.xml, counter files), as LocalJobRunner does; only once Hive is
+         * done with the job, since Hadoop's JobClient reads job.xml back each time Hive polls the job's status.
+         */
+        void removeSubmitDirectory() {
+            org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(submitDir);
+            try {
+                dir.getFileSystem(job).delete(dir, true);
+            } catch (IOException e) {
+                LOG.warn("Cannot remove the submit directory {} of {}", dir, id, e);
             }
         }
 
