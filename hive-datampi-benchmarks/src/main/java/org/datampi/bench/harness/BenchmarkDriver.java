@@ -44,7 +44,7 @@ public final class BenchmarkDriver {
         List<EngineResults> results = new ArrayList<>();
         Map<String, Path> consoleLogs = new LinkedHashMap<>();
         for (String engine : options.get("--engines").split(",")) {
-            EngineBaseline.settings(engine);
+            EngineBaseline.settings(engine); // an unknown engine fails here, before any engine has run
             Path engineOut = out.resolve(engine);
             List<String> command = new ArrayList<>(List.of(options.get("--runner"), "--engine", engine,
                     "--runs", options.get("--runs"), "--out", engineOut.toString()));

@@ -3,7 +3,6 @@ package org.datampi.hive.client;
 import static java.util.Objects.requireNonNull;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
