@@ -2,7 +2,7 @@
 # DATAMPI_HOME must be set by the caller.
 
 # bench_java CLASS ARGS...: runs a class of hive-datampi-benchmarks with Hive's settings and logging. With
-# "--engine tez" among the arguments, Tez's local-mode runtime joins the classpath (only then: it brings a log4j 1.x
+# "--engine tez" or "--engine tez-yarn" among the arguments, Tez's runtime joins the classpath (only then: it brings a log4j 1.x
 # implementation that must stay out of the datampi paths).
 bench_java() {
   local class="$1"; shift
@@ -10,10 +10,11 @@ bench_java() {
   jar="$(ls "$DATAMPI_HOME"/hive-datampi-benchmarks/target/hive-datampi-benchmarks-*.jar | head -1)"
   classpath="$DATAMPI_HOME/conf:$jar:$DATAMPI_HOME/hive-datampi-benchmarks/target/lib/*"
   for arg in "$@"; do
-    [[ "$previous" == --engine && "$arg" == tez ]] && classpath="$classpath:$DATAMPI_HOME/hive-datampi-benchmarks/target/tez-lib/*"
+    [[ "$previous" == --engine && "$arg" == tez* ]] && classpath="$classpath:$DATAMPI_HOME/hive-datampi-benchmarks/target/tez-lib/*"
     previous="$arg"
   done
-  java "-Xmx$heap" "@$DATAMPI_HOME/conf/jdk17-opens.args" -XX:+UseParallelGC \
+  # exec: a signal to the script (timeout, Ctrl-C) reaches the JVM, whose shutdown hooks stop what it started.
+  exec java "-Xmx$heap" "@$DATAMPI_HOME/conf/jdk17-opens.args" -XX:+UseParallelGC \
     "-Ddatampi.home=$DATAMPI_HOME" "-Dlog4j2.configurationFile=$DATAMPI_HOME/conf/hive-datampi-log4j2.properties" \
     "-Dhive.datampi.log.dir=${HIVE_DATAMPI_STATE:-$DATAMPI_HOME/state}/logs" \
     -cp "$classpath" "$class" "$@"

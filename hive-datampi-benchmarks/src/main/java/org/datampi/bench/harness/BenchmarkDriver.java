@@ -19,7 +19,7 @@ import java.util.Map;
  * peak memory, and writes {@code OUT/timings.csv} (every run of every engine), {@code OUT/summary.md} (medians,
  * ratios over datampi, geometric means, memory, datampi's per-stage times) and {@code OUT/chart.png}.
  *
- * <p>Options: {@code --runner PATH --engines datampi,mr,tez --runs N --out DIR --heap SIZE --procs P --title TEXT
+ * <p>Options: {@code --runner PATH --engines datampi,mr,tez,tez-yarn --runs N --out DIR --heap SIZE --procs P --title TEXT
  * --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...}. {@code --record} writes the report into FILE
  * between {@code <!-- NAME:begin -->} and {@code <!-- NAME:end -->}, the chart beside it in benchmarks/NAME.png.
  */
@@ -38,29 +38,23 @@ public final class BenchmarkDriver {
         RunnerOptions options = RunnerOptions.parse(USAGE, own, List.of("--runner", "--engines", "--runs", "--out",
                 "--heap", "--procs", "--title", "--command", "--record", "--section"), Map.of());
         Path out = Files.createDirectories(Path.of(options.get("--out")));
-        long heapMegabytes = megabytes(options.get("--heap"));
-        int procs = options.getInt("--procs");
+        TaskBudget budget = new TaskBudget(options.getInt("--procs"), megabytes(options.get("--heap")));
+        List<String> engines = Arrays.asList(options.get("--engines").split(","));
+        engines.forEach(EngineBaseline::checked); // an unknown engine fails here, before any engine has run
 
         List<EngineResults> results = new ArrayList<>();
         Map<String, Path> consoleLogs = new LinkedHashMap<>();
-        for (String engine : options.get("--engines").split(",")) {
-            EngineBaseline.settings(engine); // an unknown engine fails here, before any engine has run
+        for (String engine : engines) {
             Path engineOut = out.resolve(engine);
             List<String> command = new ArrayList<>(List.of(options.get("--runner"), "--engine", engine,
-                    "--runs", options.get("--runs"), "--out", engineOut.toString()));
+                    "--runs", options.get("--runs"), "--out", engineOut.toString(),
+                    "--procs", Integer.toString(budget.tasks()), "--heap", budget.heapMb() + "m"));
             command.addAll(runnerArgs);
-            long clientHeap = heapMegabytes;
-            if (engine.equals("datampi")) {
-                // The same total heap: half for Hive's JVM (compiler, map-join hash tables), half for the ranks.
-                clientHeap = heapMegabytes / 2;
-                command.addAll(List.of("--hiveconf", "hive.datampi.processes=" + procs,
-                        "--hiveconf", "hive.datampi.heap=" + (heapMegabytes / 2 / procs) + "m"));
-            }
             // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
             Files.createDirectories(engineOut);
             ProcessBuilder builder = new ProcessBuilder(command).inheritIO()
                     .redirectOutput(engineOut.resolve("stdout.log").toFile());
-            builder.environment().put("HIVE_DATAMPI_HEAP", clientHeap + "m");
+            builder.environment().put("HIVE_DATAMPI_HEAP", budget.clientHeapMb(engine) + "m");
             System.err.println("bench: " + engine + ": " + String.join(" ", command));
             Process process = builder.start();
             int exit;
@@ -74,16 +68,19 @@ public final class BenchmarkDriver {
         }
 
         BenchmarkReport report = new BenchmarkReport(results);
+        List<String> engineCsv = new ArrayList<>(List.of(EngineResults.CSV_HEADER));
+        results.forEach(engine -> engineCsv.add(engine.toCsv()));
+        Files.write(out.resolve("engines.csv"), engineCsv, StandardCharsets.UTF_8);
         List<String> csv = new ArrayList<>(List.of(Timing.CSV_HEADER));
         results.forEach(engine -> engine.timings().forEach(timing -> csv.add(timing.toCsv())));
         Files.write(out.resolve("timings.csv"), csv, StandardCharsets.UTF_8);
         String title = options.get("--title");
         BenchmarkChart.write(title, report.workloads(), results, out.resolve("chart.png"));
 
-        String settings = String.format(Locale.ROOT, "Every engine had %,d MB of heap in all: mr and tez one JVM of "
-                + "%,d MB running one Hive task at a time (more than one at once gives wrong answers in Hive's local "
-                + "modes); datampi Hive's JVM with %,d MB and %d ranks of %,d MB, each rank one task at a time.",
-                heapMegabytes, heapMegabytes, heapMegabytes / 2, procs, heapMegabytes / 2 / procs);
+        StringBuilder settings = new StringBuilder(String.format(Locale.ROOT, "Every engine had %,d MB of heap in "
+                + "all and at most %d Hive task%s at once where it can run them in separate processes:%n",
+                budget.heapMb(), budget.tasks(), budget.tasks() == 1 ? "" : "s"));
+        engines.forEach(engine -> settings.append("\n- ").append(budget.describe(engine)));
         String body = report.markdown(consoleLogs);
         String ratios = report.ratioLines().isEmpty() ? ""
                 : "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";
@@ -94,7 +91,8 @@ public final class BenchmarkDriver {
         System.out.println("bench: report in " + out.resolve("summary.md") + ", chart in " + out.resolve("chart.png"));
 
         if (options.find("--record").isPresent()) {
-            record(Path.of(options.get("--record")), options.get("--section"), options.get("--command"), settings,
+            record(Path.of(options.get("--record")), options.get("--section"), options.get("--command"),
+                    settings.toString(),
                     body, ratios, out.resolve("chart.png"));
         }
         boolean failed = results.stream().anyMatch(engine -> engine.exitCode() != 0);
@@ -102,7 +100,7 @@ public final class BenchmarkDriver {
     }
 
     /** Writes the report into the file's section, the chart into benchmarks/SECTION.png beside it. */
-    private static void record(Path file, String section, String command, String settings, String body,
+    static void record(Path file, String section, String command, String settings, String body,
             String ratios, Path chart) throws IOException {
         Path chartCopy = file.toAbsolutePath().getParent().resolve("benchmarks").resolve(section + ".png");
         Files.createDirectories(chartCopy.getParent());

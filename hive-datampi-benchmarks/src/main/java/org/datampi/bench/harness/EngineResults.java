@@ -3,6 +3,7 @@ package org.datampi.bench.harness;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +14,17 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
-/** One engine's part of a benchmark run: its timings, its peak memory and its exit code. */
-record EngineResults(String engine, List<Timing> timings, long peakMegabytes, int exitCode) {
+/**
+ * One engine's part of a benchmark run: its timings, its peak memory, its exit code, and the runner's output
+ * directory (where each workload's result rows of its last run are, {@code <workload>.tsv}).
+ */
+record EngineResults(String engine, List<Timing> timings, long peakMegabytes, int exitCode, Path runnerOut) {
+    static final String CSV_HEADER = "engine,peak_mb,exit_code";
+
     EngineResults {
         requireNonNull(engine, "engine is null");
         timings = List.copyOf(timings);
+        requireNonNull(runnerOut, "runnerOut is null");
     }
 
     /** Reads the runner's OUT/timings.csv (none when the runner died before writing it). */
@@ -25,7 +32,31 @@ record EngineResults(String engine, List<Timing> timings, long peakMegabytes, in
         Path csv = runnerOut.resolve("timings.csv");
         List<Timing> timings = !Files.exists(csv) ? List.of()
                 : Files.readAllLines(csv, StandardCharsets.UTF_8).stream().skip(1).map(Timing::fromCsv).toList();
-        return new EngineResults(engine, timings, peakMegabytes, exitCode);
+        return new EngineResults(engine, timings, peakMegabytes, exitCode, runnerOut);
+    }
+
+    /** The line of OUT/engines.csv that {@link #readAll} reads back. */
+    String toCsv() {
+        return engine + "," + peakMegabytes + "," + exitCode;
+    }
+
+    /** A finished side-by-side run: OUT/engines.csv and each engine's OUT/ENGINE/timings.csv. */
+    static List<EngineResults> readAll(Path out) throws IOException {
+        return Files.readAllLines(out.resolve("engines.csv"), StandardCharsets.UTF_8).stream().skip(1)
+                .map(line -> line.split(",")).map(fields -> {
+                    try {
+                        return read(fields[0], out.resolve(fields[0]), Long.parseLong(fields[1]),
+                                Integer.parseInt(fields[2]));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }).toList();
+    }
+
+    /** The result rows of the workload's last run; empty when it wrote none. */
+    List<String> resultRows(String workload) throws IOException {
+        Path tsv = runnerOut.resolve(workload + ".tsv");
+        return Files.exists(tsv) ? Files.readAllLines(tsv, StandardCharsets.UTF_8) : List.of();
     }
 
     /** Median seconds per workload, in run order; empty for a workload with a failed run. */
@@ -37,12 +68,6 @@ record EngineResults(String engine, List<Timing> timings, long peakMegabytes, in
                 ? OptionalDouble.of(median(runs.stream().mapToDouble(Timing::seconds).toArray()))
                 : OptionalDouble.empty()));
         return medians;
-    }
-
-    /** Rows the workload's last run returned, -1 if it never ran. */
-    int rows(String workload) {
-        return timings.stream().filter(t -> t.workload().equals(workload)).reduce((a, b) -> b).map(Timing::rows)
-                .orElse(-1);
     }
 
     static double median(double[] values) {

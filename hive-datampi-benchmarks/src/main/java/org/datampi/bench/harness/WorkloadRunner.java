@@ -28,6 +28,7 @@ public final class WorkloadRunner {
 
     private final Path stateDir;
     private final String engine;
+    private final TaskBudget budget;
     private final Map<String, String> settings;
     private final Path out;
 
@@ -43,14 +44,25 @@ public final class WorkloadRunner {
     }
 
     /**
+     * @param budget the tasks at once and the heap the engine runs within (see {@link EngineBaseline})
      * @param settings the session's settings on top of the engine's baseline (e.g. the user's --hiveconf)
      */
-    public WorkloadRunner(Path stateDir, String engine, Map<String, String> settings, Path out) {
+    public WorkloadRunner(Path stateDir, String engine, TaskBudget budget, Map<String, String> settings, Path out) {
         this.stateDir = requireNonNull(stateDir, "stateDir is null");
-        this.engine = requireNonNull(engine, "engine is null");
-        this.settings = new LinkedHashMap<>(EngineBaseline.settings(engine));
-        this.settings.putAll(settings);
+        this.engine = EngineBaseline.checked(engine);
+        this.budget = requireNonNull(budget, "budget is null");
+        this.settings = Map.copyOf(settings);
         this.out = requireNonNull(out, "out is null");
+    }
+
+    /** --procs and --heap as the runners take them: the tasks at once and the total heap of a side-by-side run. */
+    public static TaskBudget budget(RunnerOptions options) {
+        return new TaskBudget(options.getInt("--procs"), BenchmarkDriver.megabytes(options.get("--heap")));
+    }
+
+    /** The defaults of --procs (this machine's cores) and --heap, the same as bin/tpch-bench's and bin/hibench-run's. */
+    public static Map<String, String> budgetDefaults() {
+        return Map.of("--procs", Integer.toString(Runtime.getRuntime().availableProcessors()), "--heap", "8g");
     }
 
     /**
@@ -62,11 +74,15 @@ public final class WorkloadRunner {
         Files.createDirectories(out);
         List<String> timings = new ArrayList<>(List.of(Timing.CSV_HEADER));
         int failures = 0;
-        try (OutputStream log = Files.newOutputStream(out.resolve("console.log"))) {
+        try (OutputStream log = Files.newOutputStream(out.resolve("console.log"));
+                EngineBaseline baseline = EngineBaseline.start(engine, budget, out.resolve("engine"))) {
             SessionStream console = new SessionStream(new TeeOutputStream(System.err, log), true,
                     StandardCharsets.UTF_8.name());
             SessionStream ignored = new SessionStream(OutputStream.nullOutputStream());
-            try (QuerySession hive = QuerySession.start(stateDir, settings, ignored, console)) {
+            Map<String, String> sessionSettings = new LinkedHashMap<>(baseline.settings());
+            sessionSettings.putAll(settings);
+            console.println("bench: " + budget.describe(engine));
+            try (QuerySession hive = QuerySession.start(stateDir, sessionSettings, ignored, console)) {
                 for (String statement : setup) {
                     hive.execute(statement);
                 }
@@ -88,6 +104,9 @@ public final class WorkloadRunner {
             } catch (CommandProcessorException e) {
                 throw new IOException("A setup statement failed on " + engine + ": " + e.getMessage(), e);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while starting " + engine, e);
         }
         Files.write(out.resolve("timings.csv"), timings, StandardCharsets.UTF_8);
         return failures;

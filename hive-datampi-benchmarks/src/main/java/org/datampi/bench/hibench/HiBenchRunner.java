@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,16 +20,19 @@ import org.datampi.hive.cli.HiveQlScript;
  */
 public final class HiBenchRunner {
     private static final String USAGE = "hibench-run --profile P --data DIR --format text|sequencefile|orc "
-            + "--engine datampi|mr|tez --out DIR [--runs N] [--warmup N] [--workloads aggregation,join,scan] "
-            + "[--warehouse DIR] [--hiveconf KEY=VALUE]...";
+            + "--engine datampi|mr|tez|tez-yarn --out DIR [--runs N] [--warmup N] [--workloads aggregation,join,scan] "
+            + "[--procs P] [--heap SIZE] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
 
     private HiBenchRunner() {
     }
 
     public static void main(String[] args) throws Exception {
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
+        defaults.putAll(Map.of("--runs", "1", "--warmup", "1", "--workloads", "aggregation,join,scan",
+                "--warehouse", WorkloadRunner.defaultStateDir()));
         RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--profile", "--data", "--format",
-                "--engine", "--out", "--runs", "--warmup", "--workloads", "--warehouse"), Map.of("--runs", "1",
-                "--warmup", "1", "--workloads", "aggregation,join,scan", "--warehouse", WorkloadRunner.defaultStateDir()));
+                "--engine", "--out", "--runs", "--warmup", "--workloads", "--warehouse", "--procs", "--heap"),
+                defaults);
         HiBenchProfile profile = HiBenchProfile.of(options.get("--profile"));
         HiBenchFormat format = HiBenchFormat.of(options.get("--format"));
         Path data = Path.of(options.get("--data")).toAbsolutePath();
@@ -44,7 +48,7 @@ public final class HiBenchRunner {
             workloads.add(HiBenchWorkload.of(id.trim()).load(home.resolve("hibench-workloads")));
         }
         WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
-                options.hiveconf(), Path.of(options.get("--out")));
+                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
         int failures = runner.run(tableStatements(home, database(profile, format), data, format), workloads,
                 options.getInt("--warmup"),
                 options.getInt("--runs"));

@@ -2,6 +2,7 @@ package org.datampi.bench.tpch;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,17 +15,20 @@ import org.datampi.bench.harness.WorkloadRunner;
  * {@code OUT/qN.tsv} and every run's time to {@code OUT/timings.csv} (see {@link WorkloadRunner}).
  */
 public final class TpchRunner {
-    private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez "
-            + "--out DIR [--queries 1-22] [--runs N] [--warmup N] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+    private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez|tez-yarn "
+            + "--out DIR [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
+            + "[--hiveconf KEY=VALUE]...";
 
     private TpchRunner() {
     }
 
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
-        RunnerOptions options = RunnerOptions.parse(USAGE, args,
-                List.of("--scale", "--format", "--engine", "--out", "--queries", "--runs", "--warmup", "--warehouse"),
-                Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0", "--warehouse", WorkloadRunner.defaultStateDir()));
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
+        defaults.putAll(Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0",
+                "--warehouse", WorkloadRunner.defaultStateDir()));
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--scale", "--format", "--engine", "--out",
+                "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
         String scale = options.get("--scale");
         List<Workload> workloads = new ArrayList<>();
         for (int number : parseQueries(options.get("--queries"))) {
@@ -32,7 +36,7 @@ public final class TpchRunner {
         }
         String database = "tpch_sf" + scale.replace('.', '_') + "_" + options.get("--format");
         WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
-                options.hiveconf(), Path.of(options.get("--out")));
+                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
         int failures = runner.run(List.of("USE " + database), workloads, options.getInt("--warmup"),
                 options.getInt("--runs"));
         System.exit(failures == 0 ? 0 : 1);

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.datampi.bench.harness.ResultRows;
 import org.datampi.bench.harness.Workload;
 import org.datampi.bench.hibench.HiBenchFormat;
 import org.datampi.bench.hibench.HiBenchGenerator;

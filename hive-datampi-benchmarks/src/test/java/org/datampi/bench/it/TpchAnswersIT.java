@@ -6,15 +6,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -23,6 +17,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.datampi.bench.harness.ResultRows;
 import org.datampi.bench.tpch.TpchGenerator;
 import org.datampi.bench.tpch.TpchQuery;
 import org.datampi.hive.cli.HiveQlScript;
@@ -43,29 +38,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TpchAnswersIT {
     private static final double SCALE = 0.01;
     private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
-    private static final Map<String, String> DUCKDB_COLUMNS = Map.of(
-            "nation", "n_nationkey INTEGER, n_name VARCHAR, n_regionkey INTEGER, n_comment VARCHAR",
-            "region", "r_regionkey INTEGER, r_name VARCHAR, r_comment VARCHAR",
-            "part", "p_partkey BIGINT, p_name VARCHAR, p_mfgr VARCHAR, p_brand VARCHAR, p_type VARCHAR, p_size INTEGER, "
-                    + "p_container VARCHAR, p_retailprice DECIMAL(15,2), p_comment VARCHAR",
-            "supplier", "s_suppkey BIGINT, s_name VARCHAR, s_address VARCHAR, s_nationkey INTEGER, s_phone VARCHAR, "
-                    + "s_acctbal DECIMAL(15,2), s_comment VARCHAR",
-            "partsupp", "ps_partkey BIGINT, ps_suppkey BIGINT, ps_availqty INTEGER, ps_supplycost DECIMAL(15,2), "
-                    + "ps_comment VARCHAR",
-            "customer", "c_custkey BIGINT, c_name VARCHAR, c_address VARCHAR, c_nationkey INTEGER, c_phone VARCHAR, "
-                    + "c_acctbal DECIMAL(15,2), c_mktsegment VARCHAR, c_comment VARCHAR",
-            "orders", "o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus VARCHAR, o_totalprice DECIMAL(15,2), "
-                    + "o_orderdate DATE, o_orderpriority VARCHAR, o_clerk VARCHAR, o_shippriority INTEGER, "
-                    + "o_comment VARCHAR",
-            "lineitem", "l_orderkey BIGINT, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INTEGER, "
-                    + "l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), "
-                    + "l_tax DECIMAL(15,2), l_returnflag VARCHAR, l_linestatus VARCHAR, l_shipdate DATE, "
-                    + "l_commitdate DATE, l_receiptdate DATE, l_shipinstruct VARCHAR, l_shipmode VARCHAR, "
-                    + "l_comment VARCHAR");
 
     private QuerySession hive;
     private ByteArrayOutputStream console;
-    private Connection duckdb;
+    private TpchOracle duckdb;
 
     @BeforeAll
     void loadData() throws Exception {
@@ -85,15 +61,7 @@ class TpchAnswersIT {
         hive.execute("SET hivevar:FORMAT=ORC");
         runScript(HOME.resolve("tpch-queries/ddl/copy-tables.sql"));
 
-        duckdb = DriverManager.getConnection("jdbc:duckdb:");
-        try (Statement statement = duckdb.createStatement()) {
-            for (Map.Entry<String, String> table : DUCKDB_COLUMNS.entrySet()) {
-                // dbgen's trailing '|' is one more, empty, column.
-                statement.execute("CREATE TABLE " + table.getKey() + " AS SELECT * EXCLUDE (dbgen_end) FROM read_csv('"
-                        + data.resolve(table.getKey()) + "/*.tbl.*', delim = '|', header = false, columns = "
-                        + duckdbColumns(table.getValue() + ", dbgen_end VARCHAR") + ")");
-            }
-        }
+        duckdb = TpchOracle.load(data);
     }
 
     @AfterAll
@@ -127,74 +95,10 @@ class TpchAnswersIT {
         }
         assertTrue(console.toString(StandardCharsets.UTF_8).substring(consoleBefore).contains("job_datampi"),
                 "Q" + number + " ran on datampi");
-        List<String> expected = duckdb(query);
-        List<String> differences = compare(expected, datampi);
+        List<String> expected = duckdb.answer(query);
+        List<String> differences = ResultRows.differences(expected, "DuckDB", datampi, "datampi", true);
         if (!differences.isEmpty()) {
             fail("Q" + number + " on " + format + " differs from DuckDB:\n" + String.join("\n", differences));
-        }
-    }
-
-    private List<String> duckdb(TpchQuery query) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement statement = duckdb.createStatement()) {
-            for (String sql : query.statements()) {
-                if (!query.isResult(sql)) {
-                    statement.execute(sql);
-                    continue;
-                }
-                try (ResultSet result = statement.executeQuery(sql)) {
-                    int columns = result.getMetaData().getColumnCount();
-                    while (result.next()) {
-                        List<String> fields = new ArrayList<>();
-                        for (int c = 1; c <= columns; c++) {
-                            Object value = result.getObject(c);
-                            fields.add(value == null ? "NULL"
-                                    : value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString());
-                        }
-                        rows.add(String.join("\t", fields));
-                    }
-                }
-            }
-        }
-        return rows;
-    }
-
-    /** The differing rows, in order; empty when the results agree. */
-    static List<String> compare(List<String> expected, List<String> actual) {
-        List<String> differences = new ArrayList<>();
-        if (expected.size() != actual.size()) {
-            differences.add("rows: DuckDB " + expected.size() + ", datampi " + actual.size());
-        }
-        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
-            if (!ResultRows.sameRow(expected.get(i), actual.get(i), TpchAnswersIT::sameValue)) {
-                differences.add("row " + (i + 1) + ":\n  DuckDB:  " + expected.get(i) + "\n  datampi: " + actual.get(i));
-            }
-        }
-        return differences;
-    }
-
-    private static boolean sameValue(String expected, String actual) {
-        if (expected.equals(actual)) {
-            return true;
-        }
-        BigDecimal e = number(expected);
-        BigDecimal a = number(actual);
-        if (e == null || a == null) {
-            return false;
-        }
-        if (e.stripTrailingZeros().scale() <= 0 && a.stripTrailingZeros().scale() <= 0) {
-            return e.compareTo(a) == 0;
-        }
-        BigDecimal difference = e.subtract(a).abs();
-        return difference.compareTo(new BigDecimal("0.01")) <= 0
-                || difference.compareTo(e.abs().multiply(new BigDecimal("1e-6"))) <= 0;
-    }
-
-    private static BigDecimal number(String text) {
-        try {
-            return new BigDecimal(text);
-        } catch (NumberFormatException e) {
-            return null;
         }
     }
 
@@ -202,16 +106,6 @@ class TpchAnswersIT {
         for (String statement : HiveQlScript.parse(Files.readString(script)).all()) {
             hive.execute(statement);
         }
-    }
-
-    private static String duckdbColumns(String columns) {
-        StringBuilder struct = new StringBuilder("{");
-        for (String column : columns.split(",(?![^(]*\\))")) {
-            String[] parts = column.trim().split("\\s+", 2);
-            struct.append(struct.length() > 1 ? ", " : "").append('\'').append(parts[0]).append("': '")
-                    .append(parts[1]).append('\'');
-        }
-        return struct.append('}').toString();
     }
 
     private static String tail(ByteArrayOutputStream console, int from) {
