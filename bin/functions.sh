@@ -1,6 +1,16 @@
 # Sourced by the benchmark commands (bin/tpch-*, bin/hibench-*): the JVM they run in.
 # DATAMPI_HOME must be set by the caller.
 
+# run_complete DIR ENGINES: whether DIR holds a finished side-by-side run (engines.csv) in which every engine of the
+# comma-separated list ran and exited 0: what --resume of a curve reuses instead of running again.
+run_complete() {
+  local dir="$1" engine
+  [[ -f "$dir/engines.csv" ]] || return 1
+  for engine in ${2//,/ }; do
+    grep -q "^$engine,[0-9]*,0$" "$dir/engines.csv" || return 1
+  done
+}
+
 # bench_java CLASS ARGS...: runs a class of hive-datampi-benchmarks with Hive's settings and logging. With
 # "--engine tez" or "--engine tez-yarn" among the arguments, Tez's runtime joins the classpath (only then: it brings a log4j 1.x
 # implementation that must stay out of the datampi paths).

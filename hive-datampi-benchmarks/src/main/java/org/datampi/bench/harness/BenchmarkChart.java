@@ -17,7 +17,12 @@ final class BenchmarkChart {
     private BenchmarkChart() {
     }
 
-    static void write(String title, List<String> workloads, List<EngineResults> engines, Path png) throws IOException {
+    /** Writes the chart; returns false, writing nothing, when no engine has a time to show. */
+    static boolean write(String title, List<String> workloads, List<EngineResults> engines, Path png)
+            throws IOException {
+        if (workloads.isEmpty()) {
+            return false;
+        }
         CategoryChart chart = new CategoryChartBuilder().width(Math.max(800, 70 * workloads.size() + 200)).height(500)
                 .title(title).xAxisTitle("").yAxisTitle("median seconds (lower is better)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -32,5 +37,6 @@ final class BenchmarkChart {
             chart.addSeries(engine.engine(), workloads, seconds);
         }
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return true;
     }
 }

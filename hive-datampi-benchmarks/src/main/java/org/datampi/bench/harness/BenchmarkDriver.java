@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * bin/tpch-bench and bin/hibench-run: runs one runner command (bin/tpch-run, bin/hibench-run's runner) per engine,
@@ -19,9 +20,12 @@ import java.util.Map;
  * peak memory, and writes {@code OUT/timings.csv} (every run of every engine), {@code OUT/summary.md} (medians,
  * ratios over datampi, geometric means, memory, datampi's per-stage times) and {@code OUT/chart.png}.
  *
- * <p>Options: {@code --runner PATH --engines datampi,mr,tez,tez-yarn --runs N --out DIR --heap SIZE --procs P --title TEXT
- * --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...}. {@code --record} writes the report into FILE
- * between {@code <!-- NAME:begin -->} and {@code <!-- NAME:end -->}, the chart beside it in benchmarks/NAME.png.
+ * <p>Options: {@code --runner PATH --engines datampi,tez-yarn,tez,mr --runs N --out DIR --heap SIZE --procs P
+ * --title TEXT --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...}. {@code --record} writes the report
+ * into FILE between {@code <!-- NAME:begin -->} and {@code <!-- NAME:end -->}, the chart beside it in
+ * benchmarks/NAME.png. Each engine runs within the same {@link TaskBudget} (--heap, --procs), passed on to the
+ * runner, which starts the engine's {@link EngineBaseline}; engines.csv records each engine's peak memory and exit
+ * code for {@link CostCurve}.
  */
 public final class BenchmarkDriver {
     private static final String USAGE = "BenchmarkDriver --runner PATH --engines LIST --runs N --out DIR --heap SIZE "
@@ -75,7 +79,8 @@ public final class BenchmarkDriver {
         results.forEach(engine -> engine.timings().forEach(timing -> csv.add(timing.toCsv())));
         Files.write(out.resolve("timings.csv"), csv, StandardCharsets.UTF_8);
         String title = options.get("--title");
-        BenchmarkChart.write(title, report.workloads(), results, out.resolve("chart.png"));
+        Optional<Path> chart = BenchmarkChart.write(title, report.workloads(), results, out.resolve("chart.png"))
+                ? Optional.of(out.resolve("chart.png")) : Optional.empty();
 
         StringBuilder settings = new StringBuilder(String.format(Locale.ROOT, "Every engine had %,d MB of heap in "
                 + "all and at most %d Hive task%s at once where it can run them in separate processes:%n",
@@ -85,31 +90,35 @@ public final class BenchmarkDriver {
         String ratios = report.ratioLines().isEmpty() ? ""
                 : "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";
         Files.writeString(out.resolve("summary.md"), "# " + title + "\n\n" + settings + "\n\n" + body
-                + "\n![chart](chart.png)\n\n" + ratios, StandardCharsets.UTF_8);
+                + (chart.isPresent() ? "\n![chart](chart.png)\n\n" : "\n") + ratios, StandardCharsets.UTF_8);
         System.out.println(body);
         System.out.print(ratios);
-        System.out.println("bench: report in " + out.resolve("summary.md") + ", chart in " + out.resolve("chart.png"));
+        System.out.println("bench: report in " + out.resolve("summary.md")
+                + chart.map(png -> ", chart in " + png).orElse(" (no engine finished a workload: no chart)"));
 
         if (options.find("--record").isPresent()) {
             record(Path.of(options.get("--record")), options.get("--section"), options.get("--command"),
-                    settings.toString(),
-                    body, ratios, out.resolve("chart.png"));
+                    settings.toString(), body, ratios, chart);
         }
         boolean failed = results.stream().anyMatch(engine -> engine.exitCode() != 0);
         System.exit(failed ? 1 : 0);
     }
 
-    /** Writes the report into the file's section, the chart into benchmarks/SECTION.png beside it. */
+    /** Writes the report into the file's section, the chart (if any) into benchmarks/SECTION.png beside it. */
     static void record(Path file, String section, String command, String settings, String body,
-            String ratios, Path chart) throws IOException {
-        Path chartCopy = file.toAbsolutePath().getParent().resolve("benchmarks").resolve(section + ".png");
-        Files.createDirectories(chartCopy.getParent());
-        Files.copy(chart, chartCopy, StandardCopyOption.REPLACE_EXISTING);
+            String ratios, Optional<Path> chart) throws IOException {
+        String image = "\n";
+        if (chart.isPresent()) {
+            Path chartCopy = file.toAbsolutePath().getParent().resolve("benchmarks").resolve(section + ".png");
+            Files.createDirectories(chartCopy.getParent());
+            Files.copy(chart.get(), chartCopy, StandardCopyOption.REPLACE_EXISTING);
+            image = "\n![" + section + "](benchmarks/" + section + ".png)\n\n";
+        }
         String begin = "<!-- " + section + ":begin -->";
         String end = "<!-- " + section + ":end -->";
         String block = begin + "\nMade by `" + command + "` on " + LocalDate.now() + " ("
                 + Runtime.getRuntime().availableProcessors() + " cores).\n\n" + settings + "\n\n" + body
-                + "\n![" + section + "](benchmarks/" + section + ".png)\n\n" + ratios + end;
+                + image + ratios + end;
         String text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         int from = text.indexOf(begin);
         int to = text.indexOf(end);

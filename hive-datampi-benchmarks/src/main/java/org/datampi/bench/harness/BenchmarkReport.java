@@ -87,8 +87,8 @@ final class BenchmarkReport {
         if (hasBase() && !others.isEmpty()) {
             md.append(mismatched.isEmpty()
                     ? String.format(Locale.ROOT, " Answers: every engine's result rows equal datampi's in all %d "
-                            + "comparisons (text and whole numbers exactly, other numbers within 1e-6 relative or 0.01).",
-                            compared.size())
+                            + "comparisons (text and whole numbers exactly, other numbers within 1e-6 relative or "
+                            + "0.01).", compared.size())
                     : " **Answers differ from datampi's** for: " + String.join(", ", mismatched) + " (see each "
                             + "engine's <workload>.tsv).");
         }
@@ -136,21 +136,11 @@ final class BenchmarkReport {
         return md.toString();
     }
 
-    /** The "datampi: Stage-N job T s: ..." lines of the workload's last run. */
-    private static List<String> stageLines(List<String> consoleLines, String workload) {
-        List<String> stages = new ArrayList<>();
-        boolean inside = false;
-        for (String line : consoleLines) {
-            if (line.startsWith(WorkloadRunner.RUN_MARKER)) {
-                inside = line.startsWith(WorkloadRunner.RUN_MARKER + workload + " run ");
-                if (inside) {
-                    stages.clear();
-                }
-            } else if (inside && line.matches("datampi: Stage-\\d+ job_\\S+ .*")) {
-                stages.add(line.substring("datampi: ".length()));
-            }
-        }
-        return stages;
+    /** The "datampi: Stage-N job T s: ..." lines of the workload's last timed run. */
+    static List<String> stageLines(List<String> consoleLines, String workload) {
+        return WorkloadRunner.lastRun(consoleLines, workload).stream()
+                .filter(line -> line.matches("datampi: Stage-\\d+ job_\\S+ .*"))
+                .map(line -> line.substring("datampi: ".length())).toList();
     }
 
     private boolean hasBase() {

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -105,7 +106,8 @@ public final class CostCurve {
         if (options.find("--record").isPresent()) {
             BenchmarkDriver.record(Path.of(options.get("--record")), options.get("--section"),
                     options.get("--command"), options.get("--title") + ": geometric mean of the per-workload "
-                            + "medians against the size of the data, log-log.", md.toString(), ratios, chart);
+                            + "medians against the size of the data, log-log.", md.toString(), ratios,
+                    Optional.of(chart));
         }
     }
 

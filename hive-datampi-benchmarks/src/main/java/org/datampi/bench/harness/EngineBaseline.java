@@ -111,9 +111,9 @@ public final class EngineBaseline implements AutoCloseable {
         return tez;
     }
 
-    /** The YARN daemons' classpath: what the yarn-baseline module collects. */
+    /** The YARN daemons' classpath: what the hadoop-daemons module collects. */
     private static Path daemonLib() {
-        return WorkloadRunner.home().resolve("yarn-baseline/target/lib").toAbsolutePath();
+        return WorkloadRunner.home().resolve("hadoop-daemons/target/lib").toAbsolutePath();
     }
 
     /** Hive, Hadoop and Tez as the benchmark JVM has them (bin/functions.sh). */

@@ -56,8 +56,8 @@ public record TaskBudget(int tasks, long heapMb) {
                     tasks == 1 ? "" : "s", taskHeapMb());
             case "tez-yarn" -> String.format(Locale.ROOT, "tez-yarn: %d tasks at once; Hive's JVM %,d MB, Tez's AM "
                     + "container %,d MB and %d task container%s of %,d MB on one YARN NodeManager (container reuse, "
-                    + "prewarmed session; its peak memory includes YARN's ResourceManager and NodeManager)", tasks, clientHeapMb(engine), TEZ_AM_MB, tasks, tasks == 1 ? "" : "s",
-                    taskHeapMb());
+                    + "prewarmed session; its peak memory includes YARN's ResourceManager and NodeManager)", tasks,
+                    clientHeapMb(engine), TEZ_AM_MB, tasks, tasks == 1 ? "" : "s", taskHeapMb());
             default -> String.format(Locale.ROOT, "%s: 1 task at once; one JVM of %,d MB (Hive's local mode: more "
                     + "than one task at once gives wrong answers)", engine, heapMb);
         };

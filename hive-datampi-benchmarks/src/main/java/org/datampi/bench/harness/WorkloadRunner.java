@@ -60,7 +60,7 @@ public final class WorkloadRunner {
         return new TaskBudget(options.getInt("--procs"), BenchmarkDriver.megabytes(options.get("--heap")));
     }
 
-    /** The defaults of --procs (this machine's cores) and --heap, the same as bin/tpch-bench's and bin/hibench-run's. */
+    /** The defaults of --procs (this machine's cores) and --heap: the same as bin/tpch-bench's and hibench-run's. */
     public static Map<String, String> budgetDefaults() {
         return Map.of("--procs", Integer.toString(Runtime.getRuntime().availableProcessors()), "--heap", "8g");
     }
@@ -110,6 +110,26 @@ public final class WorkloadRunner {
         }
         Files.write(out.resolve("timings.csv"), timings, StandardCharsets.UTF_8);
         return failures;
+    }
+
+    /**
+     * The console lines of the workload's last timed run in a runner's console.log: from its {@link #RUN_MARKER}
+     * line to the next one.
+     */
+    static List<String> lastRun(List<String> consoleLines, String workload) {
+        List<String> lines = new ArrayList<>();
+        boolean inside = false;
+        for (String line : consoleLines) {
+            if (line.startsWith(RUN_MARKER)) {
+                inside = line.startsWith(RUN_MARKER + workload + " run ");
+                if (inside) {
+                    lines.clear();
+                }
+            } else if (inside) {
+                lines.add(line);
+            }
+        }
+        return lines;
     }
 
     private Timing runOnce(QuerySession hive, Workload workload, int run, SessionStream console) throws IOException {

@@ -27,7 +27,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 /**
  * A one-node YARN cluster on this machine for the benchmarks' Tez-on-YARN baseline: Hadoop 3.4.1's own
  * ResourceManager and NodeManager, each started from its main class in a JVM of its own (the classpath that the
- * {@code yarn-baseline} module collects), with generated {@code yarn-site.xml}, {@code core-site.xml} and
+ * {@code hadoop-daemons} module collects), with generated {@code yarn-site.xml}, {@code core-site.xml} and
  * {@code capacity-scheduler.xml}. The NodeManager offers exactly the memory of one application master and
  * {@code taskContainers} task containers, so that YARN runs as many tasks at once as datampi has ranks, each in a
  * container JVM of its own.
@@ -59,7 +59,7 @@ public final class YarnCluster implements AutoCloseable {
     public static YarnCluster start(Path dir, Path daemonLib, String containerClasspath, int taskContainers,
             long taskContainerMb, long amContainerMb) throws IOException, InterruptedException {
         if (!Files.isDirectory(daemonLib)) {
-            throw new IllegalStateException("No YARN daemons in " + daemonLib + ": build the yarn-baseline module "
+            throw new IllegalStateException("No YARN daemons in " + daemonLib + ": build the hadoop-daemons module "
                     + "(bin/setup)");
         }
         Path root = dir.toAbsolutePath();

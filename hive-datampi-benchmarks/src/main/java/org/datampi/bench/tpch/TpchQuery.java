@@ -2,6 +2,7 @@ package org.datampi.bench.tpch;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +26,9 @@ public record TpchQuery(int number, List<String> statements) {
 
     public static TpchQuery load(Path queryDir, int number, double scale) throws IOException {
         String text = Files.readString(queryDir.resolve(String.format(Locale.ROOT, "q%02d.sql", number)));
-        String fraction = new BigDecimal("0.0001").divide(BigDecimal.valueOf(scale)).toPlainString();
+        // 0.0001 / SF has no finite decimal expansion for most scales (SF 3): 16 significant digits.
+        String fraction = new BigDecimal("0.0001").divide(BigDecimal.valueOf(scale), MathContext.DECIMAL64)
+                .stripTrailingZeros().toPlainString();
         return new TpchQuery(number, HiveQlScript.parse(text.replace("${hivevar:FRACTION}", fraction)).all());
     }
 

@@ -39,8 +39,8 @@ public final class TpchRunner {
                 WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
         // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
         // Tez's AM and prewarmed containers) even without --warmup.
-        int failures = runner.run(List.of("USE " + database, "SELECT COUNT(*) FROM region"), workloads, options.getInt("--warmup"),
-                options.getInt("--runs"));
+        int failures = runner.run(List.of("USE " + database, "SELECT COUNT(*) FROM region"), workloads,
+                options.getInt("--warmup"), options.getInt("--runs"));
         System.exit(failures == 0 ? 0 : 1);
     }
 
