@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -19,10 +20,12 @@ import java.util.OptionalDouble;
  * commit) and the peer's own execution summary where its console has one (Hive on Tez prints it per DAG with
  * {@code hive.tez.exec.print.summary=true}; {@code --peer-console FILE} names a console.log of such a rerun).
  *
- * <p>Options: {@code --run OUT [--worst 5] [--peer-console FILE] [--out FILE]}.
+ * <p>Options: {@code --run OUT [--worst 5] [--peer-console FILE] [--out FILE] [--record FILE --section NAME
+ * --command TEXT]}; {@code --record} writes it into FILE's section as {@link BenchmarkDriver} does.
  */
 public final class WhereTimeGoes {
-    private static final String USAGE = "WhereTimeGoes --run OUT [--worst 5] [--peer-console FILE] [--out FILE]";
+    private static final String USAGE = "WhereTimeGoes --run OUT [--worst 5] [--peer-console FILE] [--out FILE] "
+            + "[--record FILE --section NAME --command TEXT]";
     private static final String BASE = "datampi";
     private static final int SUMMARY_LINES = 40;
 
@@ -31,7 +34,7 @@ public final class WhereTimeGoes {
 
     public static void main(String[] args) throws IOException {
         RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--run", "--worst", "--peer-console",
-                "--out"), Map.of("--worst", "5"));
+                "--out", "--record", "--section", "--command"), Map.of("--worst", "5"));
         Path run = Path.of(options.get("--run"));
         List<EngineResults> engines = EngineResults.readAll(run);
         EngineResults base = engines.stream().filter(e -> e.engine().equals(BASE)).findFirst()
@@ -91,6 +94,12 @@ public final class WhereTimeGoes {
         System.out.print(md);
         if (options.find("--out").isPresent()) {
             Files.writeString(Path.of(options.get("--out")), md.toString(), StandardCharsets.UTF_8);
+        }
+        if (options.find("--record").isPresent()) {
+            BenchmarkDriver.record(Path.of(options.get("--record")), options.get("--section"),
+                    options.get("--command"), String.format(Locale.ROOT, "The %s workloads of %s where datampi is "
+                            + "furthest behind its best peer (the lowest peer/datampi ratio of medians).",
+                            options.get("--worst"), run), md.toString(), "", Optional.empty());
         }
     }
 

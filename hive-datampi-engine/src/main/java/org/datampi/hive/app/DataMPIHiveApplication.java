@@ -66,7 +66,7 @@ public final class DataMPIHiveApplication {
         MPI_D.Finalize();
     }
 
-    private static synchronized SubmittedJob submittedJob(Path submitDir, JobID jobId) {
+    private static synchronized SubmittedJob submittedJob(Path submitDir, JobID jobId) throws IOException {
         if (submitted == null || !submitted.jobId().equals(jobId)) {
             if (submitted != null) {
                 // What Hive keeps per JVM between jobs, as a reused Hadoop task JVM would drop it: the previous

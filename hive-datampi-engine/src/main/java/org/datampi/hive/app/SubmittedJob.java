@@ -31,10 +31,10 @@ final class SubmittedJob {
     private final JobConf job;
     private JobSplit.TaskSplitMetaInfo[] splits;
 
-    SubmittedJob(Path submitDir, JobID jobId) {
+    SubmittedJob(Path submitDir, JobID jobId) throws IOException {
         this.submitDir = requireNonNull(submitDir, "submitDir is null");
         this.jobId = requireNonNull(jobId, "jobId is null");
-        this.job = new JobConf(new Path(submitDir, "job.xml"));
+        this.job = SubmitDirectory.jobConf(submitDir);
         // Map-join hash tables are read where the local task wrote them, as in Hadoop's local mode.
         job.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
     }

@@ -46,6 +46,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.security.token.Token;
 import org.datampi.hive.app.DataMPIHiveApplication;
+import org.datampi.hive.app.SubmitDirectory;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.session.DataMPISettings;
 import org.slf4j.Logger;
@@ -86,7 +87,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
     @Override
     public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
         org.apache.hadoop.fs.Path submitDir = new org.apache.hadoop.fs.Path(jobSubmitDir);
-        JobConf job = new JobConf(new org.apache.hadoop.fs.Path(submitDir, "job.xml"));
+        JobConf job = SubmitDirectory.jobConf(submitDir);
         JobSplit.TaskSplitMetaInfo[] splits = SplitMetaInfoReader.readSplitMetaInfo(jobId,
                 submitDir.getFileSystem(job), job, submitDir);
         JobPlan plan = JobPlan.of(job, splits.length, job.getNumReduceTasks(), job.getBoolean(REDUCERS_FIXED, true),
