@@ -146,6 +146,20 @@ JNIEXPORT jlong JNICALL Java_org_datampi_transport_Mpi_nativeIrecv(JNIEnv *env, 
     return fromRequest(request);
 }
 
+/* A non-blocking broadcast of buffer[offset, offset + length) from root to every rank of MPI_COMM_WORLD. */
+JNIEXPORT jlong JNICALL Java_org_datampi_transport_Mpi_nativeIbcast(JNIEnv *env, jclass cls, jobject buffer,
+                                                                    jint offset, jint length, jint root) {
+    void *address = bufferAt(env, buffer, offset, length);
+    if (address == NULL) return 0;
+    MPI_Request request;
+    int rc = MPI_Ibcast(address, length, MPI_BYTE, root, MPI_COMM_WORLD, &request);
+    if (rc != MPI_SUCCESS) {
+        throwMpi(env, "MPI_Ibcast", rc);
+        return 0;
+    }
+    return fromRequest(request);
+}
+
 /* Returns true when the request completed (MPI has then freed it). */
 JNIEXPORT jboolean JNICALL Java_org_datampi_transport_Mpi_nativeTest(JNIEnv *env, jclass cls, jlong handle) {
     MPI_Request request = toRequest(handle);

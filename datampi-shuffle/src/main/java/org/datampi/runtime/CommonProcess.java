@@ -2,13 +2,16 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 import org.datampi.mpid.Comm;
+import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
@@ -24,12 +27,16 @@ import org.slf4j.LoggerFactory;
  * per scheduled task: O tasks as rank 0 hands them out, then, once every process has sent all its data, the A tasks
  * it owns. Data for an A task flows into its process while the O tasks still run.
  *
+ * <p>Before the first task of a job, every rank runs the program's optional job set-up together ({@link JobSetup}).
+ *
  * <p>With {@code --serve} the processes stay up and run one job after another ({@link JobQueue}): a caller that runs
  * many short jobs, like a Hive session, pays for mpirun, the JVMs and MPI_Init once instead of once per job.
  */
 public final class CommonProcess {
     /** Set before logging starts, so that every rank writes its own log file (see conf/datampi-log4j2.properties). */
     static final String RANK_PROPERTY = "datampi.rank";
+    /** The name of a program's optional job set-up: {@code public static void setUpJob(String[], JobSetup)}. */
+    static final String SET_UP_JOB = "setUpJob";
     private static final String[] LAUNCHER_RANK_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
 
     private final LaunchArguments launch;
@@ -112,6 +119,7 @@ public final class CommonProcess {
                 MpiImplementation.current().libraryTag(), Mpi.libraryVersion().lines().findFirst().orElse(""),
                 launch.oTasks(), launch.aTasks(), settings);
         try {
+            setUpJob(localDir.resolve("job-files"));
             shuffle.start();
             int oTasksRun = runOTasks(shuffle);
             shuffle.finishSending();
@@ -131,6 +139,32 @@ public final class CommonProcess {
         }
         spillFiles.close();
         Runtime.getRuntime().removeShutdownHook(spillCleanup);
+        try {
+            // The job's directory on this host goes with its last rank here.
+            Files.deleteIfExists(localDir.getParent());
+        } catch (IOException e) {
+            log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());
+        }
+    }
+
+    private void setUpJob(Path jobFiles) throws ReflectiveOperationException {
+        Method setUp;
+        try {
+            setUp = main.getDeclaringClass().getMethod(SET_UP_JOB, String[].class, JobSetup.class);
+        } catch (NoSuchMethodException e) {
+            return;
+        }
+        if (!Modifier.isStatic(setUp.getModifiers())) {
+            throw new IllegalArgumentException(main.getDeclaringClass().getName() + "." + SET_UP_JOB
+                    + "(String[], JobSetup) is not static");
+        }
+        long start = System.nanoTime();
+        try {
+            setUp.invoke(null, launch.programArguments(), new RankJobSetup(rank, size, jobFiles));
+        } catch (InvocationTargetException e) {
+            throw new TaskFailedException("Job set-up", e.getCause());
+        }
+        log.info("Job set-up finished in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
     private int runOTasks(RankShuffle shuffle) {

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The JNI binding to MPI on MPI_COMM_WORLD: init with a thread level, rank and size, non-blocking point-to-point
- * on direct buffers, test/wait/wait-any, probe, barrier, abort and finalize. Failing calls throw
+ * on direct buffers, non-blocking broadcast, test/wait/wait-any, probe, barrier, abort and finalize. Failing calls throw
  * {@link MpiException}. Constants come from the native library of the implementation in use.
  */
 public final class Mpi {
@@ -61,6 +61,15 @@ public final class Mpi {
     public static Request irecv(ByteBuffer buffer, int source, int tag) {
         checkDirect(buffer);
         return new Request(nativeIrecv(buffer, buffer.position(), buffer.remaining(), source, tag), buffer);
+    }
+
+    /**
+     * Starts broadcasting buffer[position, limit) from root to every rank; every rank calls it with a range of the
+     * same length, in the same order as its other collectives.
+     */
+    public static Request ibcast(ByteBuffer buffer, int root) {
+        checkDirect(buffer);
+        return new Request(nativeIbcast(buffer, buffer.position(), buffer.remaining(), root), buffer);
     }
 
     /** Returns true once the request has completed; a completed request is never tested again. */
@@ -158,6 +167,8 @@ public final class Mpi {
     private static native long nativeIsend(ByteBuffer buffer, int offset, int length, int dest, int tag);
 
     private static native long nativeIrecv(ByteBuffer buffer, int offset, int length, int source, int tag);
+
+    private static native long nativeIbcast(ByteBuffer buffer, int offset, int length, int root);
 
     private static native boolean nativeTest(long handle);
 

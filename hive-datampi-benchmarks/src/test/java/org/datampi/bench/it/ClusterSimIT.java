@@ -4,97 +4,139 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 
+import org.datampi.bench.it.SimulatedCluster.Result;
+import org.datampi.bench.it.udf.Shout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Hive on datampi across simulated hosts (bin/cluster-sim): three network namespaces, each with its own private
- * /tmp, state and log directories, HDFS's own NameNode and DataNodes, and ranks started on every host through
- * Open MPI's launch agent, talking TCP over a bridge. A GROUP BY over a table in HDFS must give the same rows on
- * datampi as on Hive's MapReduce engine, its ranks must have run on every host, and down must leave nothing.
- * When the machine cannot create namespaces, up fails with a message that says so, and so does this test.
+ * Hive on datampi across simulated hosts (bin/cluster-sim) on Open MPI: three network namespaces, each with its own
+ * private /tmp, state and log directories, HDFS's own NameNode and DataNodes, and ranks started on every host through
+ * Open MPI's launch agent, talking TCP over a bridge. Nothing but HDFS and MPI is shared between the Hive host and
+ * the ranks: a file only the Hive host has (a map join's hash tables, an added jar) must reach the ranks through them.
+ * Answers are checked against Hive's MapReduce engine over the same HDFS tables, and TPC-H's against DuckDB. When the
+ * machine cannot create namespaces, up fails with a message that says so, and so does this test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterSimIT {
-    private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
     private static final int HOSTS = 3;
-    private final Path logs = HOME.resolve("hive-datampi-benchmarks/target/it-cluster-sim");
+    private static final int RANKS = 2 * HOSTS;
+    private static final String VISITS = "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
+            + "pos % 97) AS page, pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t;";
+    private static final String PAGES = "CREATE TABLE pages AS SELECT concat('page', pos) AS page, "
+            + "concat('site', pos % 5) AS site FROM (SELECT posexplode(split(space(60), ' '))) t;";
+
+    private SimulatedCluster cluster;
 
     @BeforeAll
     void up() throws Exception {
-        Files.createDirectories(logs);
-        run("down-before", "bin/cluster-sim", "down");
-        Result up = run("up", "bin/cluster-sim", "up", "--hosts", Integer.toString(HOSTS), "--mpi", "openmpi");
-        assertEquals(0, up.exit(), "bin/cluster-sim up:\n" + up.output());
+        cluster = SimulatedCluster.up(HOSTS, "openmpi", SimulatedCluster.HOME.resolve(
+                "hive-datampi-benchmarks/target/it-cluster-sim"));
+        Result tables = cluster.hive("tables", VISITS + PAGES + "DESCRIBE FORMATTED visits;");
+        assertEquals(0, tables.exit(), "the tables are made on datampi:\n" + tables.output());
+        assertTrue(tables.output().matches("(?s).*Location:\\s+hdfs://dmp1:9000/warehouse[-a-z]*/visits.*"),
+                "the table is in the cluster's HDFS:\n" + tables.output());
     }
 
     @AfterAll
     void down() throws Exception {
-        Result down = run("down", "bin/cluster-sim", "down");
-        assertEquals(0, down.exit(), "bin/cluster-sim down:\n" + down.output());
-        Result netns = run("netns", "ip", "netns", "list");
-        assertFalse(netns.output().contains("dmp"), "no host's namespace is left: " + netns.output());
+        cluster.close();
     }
 
     @Test
     void groupByOverHdfsAcrossHostsEqualsMapReduce() throws Exception {
-        String table = "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', pos % 97) AS page, "
-                + "pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t;";
         String query = "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page ORDER BY page;";
-        Result datampi = run("datampi", "bin/cluster-sim", "hive", "-e",
-                "SET hive.execution.engine=datampi; " + table + " DESCRIBE FORMATTED visits; " + query);
-        assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
-        assertTrue(datampi.output().contains("job_datampi"), "a datampi stage ran:\n" + datampi.output());
-        assertTrue(datampi.output().matches("(?s).*Location:\\s+hdfs://dmp1:9000/warehouse[-a-z]*/visits.*"),
-                "the table is in the cluster's HDFS:\n" + datampi.output());
-        // Hive on MR in Hadoop's local runner on dmp1, reading the same table from HDFS; the local runner wants its
-        // staging directory on the local file system.
-        Result mr = run("mr", "bin/cluster-sim", "hive", "--hiveconf", "mapreduce.framework.name=local",
-                "--hiveconf", "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging", "-e",
-                "SET hive.execution.engine=mr; " + query);
-        assertEquals(0, mr.exit(), "Hive on MR on the cluster:\n" + mr.output());
-        List<String> expected = rows(mr.output());
-        assertEquals(97, expected.size(), "one row per page from MR:\n" + mr.output());
-        assertEquals(expected, rows(datampi.output()), "datampi's rows equal MR's");
-
+        List<String> datampi = assertSameRowsAsMr("group-by", "", query);
+        assertEquals(97, datampi.size(), "one row per page");
         for (int host = 1; host <= HOSTS; host++) {
-            Result rankLogs = run("logs-dmp" + host, "bin/cluster-sim", "exec", "dmp" + host, "bash", "-c",
-                    "ls logs/job_*/rank-*.log");
+            Result rankLogs = cluster.exec("logs-dmp" + host, "dmp" + host, "bash", "-c", "ls logs/job_*/rank-*.log");
             assertEquals(0, rankLogs.exit(), "dmp" + host + " ran ranks and kept their logs in its own logs "
                     + "directory:\n" + rankLogs.output());
         }
     }
 
-    /** The result rows of this test's query in a session's output: page name, count, sum, min, tab-separated. */
+    /**
+     * Hive's local task writes a map join's hash tables into the Hive host's private scratch directory; its driver
+     * uploads them to HDFS as one archive per stage. Rank 0 must read that archive once (the NameNode's audit log
+     * counts the opens) and broadcast it to all six ranks, whose O tasks then join on every host.
+     */
+    @Test
+    void mapJoinHashTablesAreReadOnceAndBroadcastToEveryRank() throws Exception {
+        List<String> auditBefore = cluster.hdfsAudit();
+        String query = "SET hive.auto.convert.join=true; SELECT p.site, count(*), sum(v.duration) FROM visits v "
+                + "JOIN pages p ON v.page = p.page GROUP BY p.site;";
+        Result datampi = assertSameOutputAsMr("map-join", query);
+        assertTrue(datampi.output().contains("Dump the side-table"), "Hive built a map join's hash table:\n"
+                + datampi.output());
+        assertTrue(datampi.output().matches("(?s).*job files: \\d+ \\(\\d+ bytes\\) read once, broadcast to "
+                + RANKS + " ranks.*"), "the console tells how the job's files reached the ranks:\n" + datampi.output());
+        List<String> hashTableOpens = cluster.hdfsAudit().stream().skip(auditBefore.size())
+                .filter(line -> line.contains("cmd=open") && line.matches(".*src=\\S*/HashTable-Stage-\\d+/.*"))
+                .toList();
+        assertEquals(1, hashTableOpens.size(), "one read of the hash tables for " + RANKS + " ranks: "
+                + hashTableOpens);
+    }
+
+    /** The jar is in the Hive host's private /tmp: the ranks on the other hosts can only get it through MPI. */
+    @Test
+    void aUdfFromAJarOnlyTheHiveHostHasRunsOnEveryHost() throws Exception {
+        Path jar = cluster.logs().resolve("shout-udf.jar");
+        String entry = Shout.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                InputStream in = Shout.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+        }
+        Result copy = cluster.exec("udf-copy", "dmp1", "cp", jar.toString(), "/tmp/shout-udf.jar");
+        assertEquals(0, copy.exit(), copy.output());
+        String udf = "ADD JAR /tmp/shout-udf.jar; CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'; ";
+        assertSameRowsAsMr("udf", udf, "SELECT shout(page), count(*) FROM visits GROUP BY shout(page);");
+        for (int host = 2; host <= HOSTS; host++) {
+            Result added = cluster.exec("udf-dmp" + host, "dmp" + host, "bash", "-c",
+                    "grep -l 'Added jars' logs/job_*/rank-*.log");
+            assertEquals(0, added.exit(), "ranks on dmp" + host + " loaded the added jar:\n" + added.output());
+        }
+    }
+
+    @Test
+    void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
+        cluster.assertTpchAnswersAsDuckDb("orc");
+    }
+
+    private List<String> assertSameRowsAsMr(String name, String setup, String query) throws Exception {
+        Result datampi = assertSameOutputAsMr(name, setup + query);
+        return rows(datampi.output());
+    }
+
+    /** Runs the statements on datampi and on MR; both succeed and print the same result rows in the same order. */
+    private Result assertSameOutputAsMr(String name, String statements) throws Exception {
+        Result datampi = cluster.hive(name + "-datampi", statements);
+        assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
+        assertTrue(datampi.output().contains("job_datampi"), "a datampi stage ran:\n" + datampi.output());
+        Result mr = cluster.hiveOnMr(name + "-mr", statements);
+        assertEquals(0, mr.exit(), "Hive on MR on the cluster:\n" + mr.output());
+        List<String> expected = rows(mr.output());
+        assertFalse(expected.isEmpty(), "MR returned rows:\n" + mr.output());
+        assertEquals(sorted(expected), sorted(rows(datampi.output())), "datampi's rows equal MR's");
+        return datampi;
+    }
+
+    /** The result rows in a session's output: the lines with a tab (Hive's CLI separates columns with tabs). */
     private static List<String> rows(String output) {
-        return output.lines().filter(line -> line.matches("page\\d+\t\\d+\t\\d+\t\\d+")).toList();
+        return output.lines().filter(line -> line.contains("\t") && !line.matches("^\\d{4}-\\d\\d-\\d\\d.*"))
+                .toList();
     }
 
-    private record Result(int exit, String output) {
-    }
-
-    private Result run(String name, String... command) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of(command));
-        if (command[0].startsWith("bin/")) {
-            line.set(0, HOME.resolve(command[0]).toString());
-        }
-        Path log = logs.resolve(name + ".log");
-        Process process = new ProcessBuilder(line).directory(HOME.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        if (!process.waitFor(10, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end within 10 minutes; see " + log);
-        }
-        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    private static List<String> sorted(List<String> rows) {
+        return rows.stream().sorted().toList();
     }
 }

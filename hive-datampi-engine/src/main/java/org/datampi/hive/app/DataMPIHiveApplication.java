@@ -1,7 +1,7 @@
 package org.datampi.hive.app;
 
 import java.io.IOException;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
@@ -22,6 +22,7 @@ import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
 import org.datampi.mpid.MPI_D_Exception;
 import org.datampi.mpid.MpidConf;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * What every rank runs for a Hive stage (the paper's Fig. 5), once per scheduled task. An O task reads its input
  * split through the job's input format (Hive's, with column projection and predicate push-down) and runs the job's
  * map runner, Hive's ExecMapper, whose ReduceSinkOperator output goes straight to {@code MPI_D.Send}: a
- * (HiveKey, BytesWritable) pair to the A task Hive's partitioner picks. An A task runs ExecReducer over the groups of
+ * (HiveKey, BytesWritable) pair to the A task Hive's partitioner picks. Before the first task every rank sets
+ * the job up ({@link #setUpJob}). An A task runs ExecReducer over the groups of
  * {@code MPI_D.Recv()}, in HiveKey byte order. File sinks write and commit as in a Hadoop task; the job runner's
  * caller (Hive's ExecDriver) runs job-close afterwards.
  *
@@ -40,8 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataMPIHiveApplication {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIHiveApplication.class);
-    /** Where Hadoop's job submitter finds the jars to ship with a job (Hive's ADD JAR). */
-    private static final String ADDED_JARS = "tmpjars";
     /**
      * The job this process's tasks run, read once per job. A serving process runs one job after another
      * (mpidrun --serve), never two at once.
@@ -51,8 +51,35 @@ public final class DataMPIHiveApplication {
     private DataMPIHiveApplication() {
     }
 
+    /**
+     * Once per job on every rank, before its first task: reads the job, localizes the files it lists over MPI
+     * ({@link JobFiles}: map-join hash tables, ADD JAR jars) and gives the job a class loader with its jars.
+     */
+    public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
+        if (submitted != null) {
+            // What Hive keeps per JVM between jobs, as a reused Hadoop task JVM would drop it: the previous job's
+            // cached plans, and ExecMapper's "done" flag, which a LIMIT sets and which would make the next job's
+            // record readers return nothing.
+            Utilities.clearWorkMapForConf(submitted.job());
+            ExecMapper.setDone(false);
+        }
+        submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]));
+        JobFiles files = JobFiles.localize(submitted.job(), setup);
+        useJobClassPath(submitted.job(), files.classPath());
+        HivePartitioner.useJob(submitted.job());
+        if (setup.rank() == 0 && files.filesRead() > 0) {
+            LOG.info("Hive query {}: {} job files ({} bytes) read once and broadcast to {} ranks",
+                    submitted.queryId(), files.filesRead(), files.bytesRead(), setup.size());
+            TaskCounters counters = new TaskCounters(null);
+            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.FILES_READ, files.filesRead());
+            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.BYTES_READ, files.bytesRead());
+            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.RANKS_RECEIVING, setup.size());
+            counters.save(submitted.job(), submitted.submitDir(), "job-files");
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        SubmittedJob job = submittedJob(new Path(args[0]), JobID.forName(args[1]));
+        SubmittedJob job = currentJob(JobID.forName(args[1]));
         MPI_D.Init(args, MPI_D.Mode.Common, Map.of(
                 MpidConf.KEY_CLASS, HiveKey.class.getName(),
                 MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
@@ -66,28 +93,19 @@ public final class DataMPIHiveApplication {
         MPI_D.Finalize();
     }
 
-    private static synchronized SubmittedJob submittedJob(Path submitDir, JobID jobId) throws IOException {
+    private static synchronized SubmittedJob currentJob(JobID jobId) {
         if (submitted == null || !submitted.jobId().equals(jobId)) {
-            if (submitted != null) {
-                // What Hive keeps per JVM between jobs, as a reused Hadoop task JVM would drop it: the previous
-                // job's cached plans, and ExecMapper's "done" flag, which a LIMIT sets and which would make the
-                // next job's record readers return nothing.
-                Utilities.clearWorkMapForConf(submitted.job());
-                ExecMapper.setDone(false);
-            }
-            submitted = new SubmittedJob(submitDir, jobId);
-            useAddedJars(submitted.job());
-            HivePartitioner.useJob(submitted.job());
+            throw new IllegalStateException("Job " + jobId + " was not set up on this rank (setUpJob runs first)");
         }
         return submitted;
     }
 
     /**
-     * The jars the session ADDed (Hive lists them in tmpjars) join this job's class loader, as Hive's ExecDriver does
-     * in a child JVM: the plan's UDFs and SerDes load from them. A job without them gets the process's own loader, so
-     * that one job's jars never reach the next.
+     * The job's class-path jars (ADD JAR; local copies, see {@link JobFiles}) join this job's class loader, as Hive's
+     * ExecDriver does in a child JVM: the plan's UDFs and SerDes load from them. A job without them gets the
+     * process's own loader, so that one job's jars never reach the next.
      */
-    private static void useAddedJars(JobConf job) {
+    private static void useJobClassPath(JobConf job, List<java.nio.file.Path> jars) {
         if (Thread.currentThread().getContextClassLoader() instanceof UDFClassLoader previous) {
             try {
                 previous.close();
@@ -96,10 +114,10 @@ public final class DataMPIHiveApplication {
             }
         }
         ClassLoader loader = DataMPIHiveApplication.class.getClassLoader();
-        String jars = job.get(ADDED_JARS);
-        if (jars != null && !jars.isBlank()) {
-            loader = new AddToClassPathAction(loader, Arrays.asList(jars.split(","))).run();
-            LOG.info("Added jars: {}", jars);
+        if (!jars.isEmpty()) {
+            List<String> paths = jars.stream().map(java.nio.file.Path::toString).toList();
+            loader = new AddToClassPathAction(loader, paths).run();
+            LOG.info("Added jars: {}", paths);
         }
         job.setClassLoader(loader);
         Thread.currentThread().setContextClassLoader(loader);

@@ -13,7 +13,6 @@ import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
@@ -35,8 +34,6 @@ final class SubmittedJob {
         this.submitDir = requireNonNull(submitDir, "submitDir is null");
         this.jobId = requireNonNull(jobId, "jobId is null");
         this.job = SubmitDirectory.jobConf(submitDir);
-        // Map-join hash tables are read where the local task wrote them, as in Hadoop's local mode.
-        job.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
     }
 
     JobConf job() {

@@ -46,6 +46,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.security.token.Token;
 import org.datampi.hive.app.DataMPIHiveApplication;
+import org.datampi.hive.app.JobFiles;
 import org.datampi.hive.app.SubmitDirectory;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.session.DataMPISettings;
@@ -174,7 +175,8 @@ public final class DataMPIJobRunner implements ClientProtocol {
             return Optional.empty();
         }
         job.removeSubmitDirectory();
-        return Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline()));
+        return Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline(),
+                JobFiles.describe(job.counters())));
     }
 
     /** Ends the warm ranks of this JVM's sessions (they also end by themselves when this JVM does). */
@@ -182,12 +184,17 @@ public final class DataMPIJobRunner implements ClientProtocol {
         RankPools.closeWarm();
     }
 
-    /** What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went. */
-    public record JobOutcome(Optional<String> logDir, Optional<String> failure, StageTimeline timeline) {
+    /**
+     * What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went, and
+     * how the job's files (map-join hash tables, added jars) reached the ranks.
+     */
+    public record JobOutcome(Optional<String> logDir, Optional<String> failure, StageTimeline timeline,
+            Optional<String> jobFiles) {
         public JobOutcome {
             requireNonNull(logDir, "logDir is null");
             requireNonNull(failure, "failure is null");
             requireNonNull(timeline, "timeline is null");
+            requireNonNull(jobFiles, "jobFiles is null");
         }
     }
 

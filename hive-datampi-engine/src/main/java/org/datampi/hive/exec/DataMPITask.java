@@ -90,6 +90,7 @@ public final class DataMPITask extends MapRedTask {
     private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {
         outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
         console.printInfo("datampi: " + getId() + " " + getJobID() + " " + outcome.timeline().describe(started, ended));
+        outcome.jobFiles().ifPresent(files -> console.printInfo("datampi: " + getId() + " " + files));
         if (result != 0) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
             outcome.failure().ifPresent(cause -> {

@@ -1,0 +1,28 @@
+package org.datampi.mpid;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+
+/**
+ * What a program's optional job set-up sees. A program's main class may declare
+ * {@code public static void setUpJob(String[] args, JobSetup setup)}: the common-mode runtime calls it once per job on
+ * every rank, all ranks together, before the job's first task, so that what every task of the job needs can be
+ * read once and handed to the ranks over MPI (as Hadoop's distributed cache localizes a job's files once per node).
+ */
+public interface JobSetup {
+    int rank();
+
+    int size();
+
+    /** A directory private to this rank and job, on this rank's host; removed when the job ends, even on failure. */
+    Path localDir();
+
+    /**
+     * Copies {@code fromRoot} (read on rank 0 only; ignored, and may be null, elsewhere) to {@code to} on every rank,
+     * rank 0 included, through MPI broadcasts. A collective: every rank calls it, in the same order. Returns the bytes
+     * copied.
+     */
+    long broadcast(InputStream fromRoot, OutputStream to) throws IOException;
+}

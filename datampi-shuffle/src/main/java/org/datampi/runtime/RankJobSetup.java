@@ -1,0 +1,93 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.datampi.mpid.JobSetup;
+import org.datampi.transport.Mpi;
+import org.datampi.transport.Request;
+
+/**
+ * A rank's {@link JobSetup}: streams are broadcast from rank 0 in chunks of {@value #CHUNK_BYTES} bytes, each
+ * preceded by a broadcast of its length (-1 ends the stream), so that a file of any size passes through one bounded
+ * buffer. Runs on the rank's main thread before the job's shuffle starts; the waits poll MPI_Test, as the shuffle's
+ * own waits do, and end when a failing rank makes the launcher stop the group.
+ */
+final class RankJobSetup implements JobSetup {
+    static final int CHUNK_BYTES = 4 << 20;
+    private static final int ROOT = 0;
+    private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private final int rank;
+    private final int size;
+    private final Path localDir;
+    private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
+    private ByteBuffer chunk;
+    private byte[] copy;
+
+    RankJobSetup(int rank, int size, Path localDir) {
+        this.rank = rank;
+        this.size = size;
+        this.localDir = requireNonNull(localDir, "localDir is null");
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public Path localDir() {
+        return localDir;
+    }
+
+    @Override
+    public long broadcast(InputStream fromRoot, OutputStream to) throws IOException {
+        requireNonNull(to, "to is null");
+        if (rank == ROOT) {
+            requireNonNull(fromRoot, "fromRoot is null on rank 0");
+        }
+        if (chunk == null) {
+            chunk = ByteBuffer.allocateDirect(CHUNK_BYTES);
+            copy = new byte[CHUNK_BYTES];
+        }
+        long total = 0;
+        while (true) {
+            int length = rank == ROOT ? fromRoot.readNBytes(copy, 0, CHUNK_BYTES) : 0;
+            header.clear();
+            header.putLong(0, rank == ROOT ? (length == 0 ? -1 : length) : 0);
+            awaitBroadcast(header);
+            long announced = header.getLong(0);
+            if (announced < 0) {
+                return total;
+            }
+            chunk.clear().limit((int) announced);
+            if (rank == ROOT) {
+                chunk.put(copy, 0, length).flip();
+            }
+            awaitBroadcast(chunk);
+            chunk.get(0, copy, 0, (int) announced);
+            to.write(copy, 0, (int) announced);
+            total += announced;
+        }
+    }
+
+    private static void awaitBroadcast(ByteBuffer buffer) {
+        Request request = Mpi.ibcast(buffer.position(0), ROOT);
+        while (!Mpi.test(request)) {
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+}

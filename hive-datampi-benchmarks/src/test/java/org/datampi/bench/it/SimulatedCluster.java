@@ -1,0 +1,152 @@
+package org.datampi.bench.it;
+
+import static java.util.Objects.requireNonNull;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.datampi.bench.harness.ResultRows;
+import org.datampi.bench.tpch.TpchGenerator;
+import org.datampi.bench.tpch.TpchQuery;
+
+/**
+ * bin/cluster-sim as the cluster tests drive it, the way a user does: up, commands on a host, Hive and the TPC-H tools
+ * against the cluster's HDFS and hostfile, down. Every command's output is kept in a log named after it.
+ */
+final class SimulatedCluster implements AutoCloseable {
+    static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
+    private static final double TPCH_SCALE = 0.01;
+
+    private final int hosts;
+    private final Path logs;
+
+    private SimulatedCluster(int hosts, Path logs) {
+        this.hosts = hosts;
+        this.logs = requireNonNull(logs, "logs is null");
+    }
+
+    /** Starts HOSTS hosts on the MPI implementation; a cluster left by an earlier run is taken down first. */
+    static SimulatedCluster up(int hosts, String mpi, Path logs) throws IOException, InterruptedException {
+        FileUtil.fullyDelete(logs.toFile());
+        Files.createDirectories(logs);
+        SimulatedCluster cluster = new SimulatedCluster(hosts, logs);
+        cluster.run("down-before", "bin/cluster-sim", "down");
+        Result up = cluster.run("up", "bin/cluster-sim", "up", "--hosts", Integer.toString(hosts), "--mpi", mpi);
+        assertEquals(0, up.exit(), "bin/cluster-sim up:\n" + up.output());
+        return cluster;
+    }
+
+    int hosts() {
+        return hosts;
+    }
+
+    Path logs() {
+        return logs;
+    }
+
+    /** down leaves no namespace behind. */
+    @Override
+    public void close() throws IOException, InterruptedException {
+        Result down = run("down", "bin/cluster-sim", "down");
+        assertEquals(0, down.exit(), "bin/cluster-sim down:\n" + down.output());
+        Result netns = run("netns", "ip", "netns", "list");
+        assertFalse(netns.output().contains("dmp"), "no host's namespace is left: " + netns.output());
+    }
+
+    /** HiveQL on datampi, on dmp1 against the cluster. */
+    Result hive(String name, String sql) throws IOException, InterruptedException {
+        return run(name, "bin/cluster-sim", "hive", "-e", "SET hive.execution.engine=datampi; " + sql);
+    }
+
+    /**
+     * HiveQL on Hive's MapReduce engine, in Hadoop's local runner on dmp1, over the same HDFS tables: the independent
+     * engine. The local runner wants its staging directory on the local file system.
+     */
+    Result hiveOnMr(String name, String sql) throws IOException, InterruptedException {
+        return run(name, "bin/cluster-sim", "hive", "--hiveconf", "mapreduce.framework.name=local", "--hiveconf",
+                "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging", "-e",
+                "SET hive.execution.engine=mr; " + sql);
+    }
+
+    Result exec(String name, String host, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of("bin/cluster-sim", "exec", host));
+        line.addAll(List.of(command));
+        return run(name, line.toArray(String[]::new));
+    }
+
+    /** The NameNode's audit lines (one per client call: cmd=open src=...), from dmp1's private log directory. */
+    List<String> hdfsAudit() throws IOException, InterruptedException {
+        Result audit = exec("hdfs-audit", "dmp1", "grep", "FSNamesystem.audit", "logs/namenode.log");
+        assertEquals(0, audit.exit(), "the NameNode logs its audit lines:\n" + audit.output());
+        return audit.output().lines().toList();
+    }
+
+    /**
+     * The 22 TPC-H queries at scale 0.01 in FORMAT on datampi across the hosts: generated here, put into HDFS, loaded
+     * with bin/tpch-load and run with bin/tpch-run on dmp1 as a user runs them, each answer equal to DuckDB's over the
+     * same generated files.
+     */
+    void assertTpchAnswersAsDuckDb(String format) throws Exception {
+        Path data = logs.resolve("tpch-data");
+        new TpchGenerator(TPCH_SCALE, data, 3, new PrintStream(OutputStream.nullOutputStream())).generate();
+        Result put = run("tpch-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/tpch-sf0_01");
+        assertEquals(0, put.exit(), "the generated files go into HDFS:\n" + put.output());
+        Result load = run("tpch-load", "bin/cluster-sim", "run", "tpch-load", "--scale", "0.01", "--data",
+                "hdfs://dmp1:9000/tpch-sf0_01", "--format", format);
+        assertEquals(0, load.exit(), "bin/tpch-load on the cluster:\n" + tail(load.output()));
+        Path out = logs.resolve("tpch-out");
+        Result run = run("tpch-run", "bin/cluster-sim", "run", "tpch-run", "--scale", "0.01", "--format", format,
+                "--engine", "datampi", "--procs", Integer.toString(2 * hosts), "--heap", "6g", "--out",
+                out.toString());
+        String console = Files.readString(out.resolve("console.log"), StandardCharsets.UTF_8);
+        assertEquals(0, run.exit(), "every query succeeds on the cluster:\n" + tail(console));
+        assertTrue(console.contains("job_datampi"), "the queries ran on datampi");
+        List<String> wrong = new ArrayList<>();
+        try (TpchOracle duckdb = TpchOracle.load(data)) {
+            for (int number = 1; number <= 22; number++) {
+                TpchQuery query = TpchQuery.load(HOME.resolve("tpch-queries"), number, TPCH_SCALE);
+                List<String> rows = Files.readAllLines(out.resolve(query.workload().name() + ".tsv"),
+                        StandardCharsets.UTF_8);
+                List<String> differences = ResultRows.differences(duckdb.answer(query), "DuckDB", rows, "datampi",
+                        true);
+                if (!differences.isEmpty()) {
+                    wrong.add("Q" + number + ":\n" + String.join("\n", differences));
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), "answers on the cluster differ from DuckDB's:\n" + String.join("\n", wrong));
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    Result run(String name, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(command));
+        if (command[0].startsWith("bin/")) {
+            line.set(0, HOME.resolve(command[0]).toString());
+        }
+        Path log = logs.resolve(name + ".log");
+        Process process = new ProcessBuilder(line).directory(HOME.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        if (!process.waitFor(10, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " did not end within 10 minutes; see " + log);
+        }
+        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    static String tail(String text) {
+        return text.substring(Math.max(0, text.length() - 6000));
+    }
+}
