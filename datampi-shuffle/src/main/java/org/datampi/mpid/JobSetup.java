@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.Collection;
 
 /**
  * What a program's optional job set-up sees. A program's main class may declare
@@ -15,6 +16,16 @@ public interface JobSetup {
     int rank();
 
     int size();
+
+    /** The name of this rank's host, as the host calls itself. */
+    String host();
+
+    /**
+     * O task {@code oTask} would rather run on one of {@code hosts} (where its input is): the scheduler gives it to a
+     * rank there when one asks for work. Only rank 0 schedules, so only rank 0's calls count; elsewhere they are
+     * ignored.
+     */
+    void preferHosts(int oTask, Collection<String> hosts);
 
     /** A directory private to this rank and job, on this rank's host; removed when the job ends, even on failure. */
     Path localDir();

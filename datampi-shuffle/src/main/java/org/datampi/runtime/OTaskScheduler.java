@@ -1,17 +1,34 @@
 package org.datampi.runtime;
 
 import java.io.PrintStream;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+import org.datampi.mpid.HostNames;
 
 /**
- * Rank 0's scheduler of O tasks: a process that asks gets the next O task, so that an O task starts on a process
- * as soon as one is free (Hive's O tasks end at irregular times). It also counts finished O and A tasks and prints
- * the job's progress on the console.
+ * Rank 0's scheduler of O tasks: a process that asks gets an O task, so that an O task starts on a process as soon as
+ * one is free (Hive's O tasks end at irregular times). A task may prefer hosts (where its input's blocks are, given
+ * by the program's job set-up); a process gets a task that prefers its host while there is one, else the lowest
+ * task left, as Hadoop's schedulers place map tasks node-local first. It also counts finished O and A tasks and
+ * prints the job's progress on the console.
+ *
+ * <p>Thread-safe: the engine's progress thread grants, rank 0's main thread sets preferences before the job starts.
  */
 final class OTaskScheduler {
     private final int oTasks;
     private final int aTasks;
     private final PrintStream console;
-    private int nextOTask;
+    private final boolean[] granted;
+    private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
+    private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
+    private int lowestLeft;
+    private int grants;
+    private int hostLocalGrants;
     private int oTasksDone;
     private int aTasksDone;
 
@@ -19,11 +36,27 @@ final class OTaskScheduler {
         this.oTasks = oTasks;
         this.aTasks = aTasks;
         this.console = console;
+        this.granted = new boolean[oTasks];
     }
 
-    /** Returns the O task for a process that finished finishedTasks since it last asked, or -1 when none is left. */
-    synchronized int grant(int finishedTasks) {
-        if (nextOTask == 0 && oTasksDone == 0) {
+    /** O task {@code task} would rather run on one of these hosts (names as the hosts call themselves). */
+    synchronized void prefer(int task, Collection<String> hosts) {
+        if (task < 0 || task >= oTasks) {
+            throw new IllegalArgumentException("O task " + task + " is not one of the job's " + oTasks);
+        }
+        List<String> names = hosts.stream().map(HostNames::shortName).distinct().toList();
+        preferredHosts.put(task, names);
+        for (String host : names) {
+            tasksByHost.computeIfAbsent(host, key -> new ArrayDeque<>()).add(task);
+        }
+    }
+
+    /**
+     * Returns the O task for a process on {@code host} that finished finishedTasks since it last asked, or -1 when
+     * none is left.
+     */
+    synchronized int grant(String host, int finishedTasks) {
+        if (grants == 0 && oTasksDone == 0) {
             // The 0% line: the first O task starts now, so every rank is up (launchers time the start-up by it).
             report();
         }
@@ -31,7 +64,37 @@ final class OTaskScheduler {
             oTasksDone += finishedTasks;
             report();
         }
-        return nextOTask < oTasks ? nextOTask++ : -1;
+        int task = nextOn(HostNames.shortName(host));
+        if (task < 0) {
+            while (lowestLeft < oTasks && granted[lowestLeft]) {
+                lowestLeft++;
+            }
+            task = lowestLeft < oTasks ? lowestLeft : -1;
+        }
+        if (task >= 0) {
+            granted[task] = true;
+            grants++;
+            if (preferredHosts.getOrDefault(task, List.of()).contains(HostNames.shortName(host))) {
+                hostLocalGrants++;
+            }
+        }
+        return task;
+    }
+
+    /** How many O tasks went to a host they preferred, of how many that had a preference. */
+    synchronized String locality() {
+        return hostLocalGrants + " of " + preferredHosts.size();
+    }
+
+    private int nextOn(String host) {
+        Queue<Integer> local = tasksByHost.get(host);
+        while (local != null && !local.isEmpty()) {
+            int task = local.poll();
+            if (!granted[task]) {
+                return task;
+            }
+        }
+        return -1;
     }
 
     synchronized void aTaskDone() {

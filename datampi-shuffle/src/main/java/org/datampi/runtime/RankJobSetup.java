@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -27,15 +29,30 @@ final class RankJobSetup implements JobSetup {
 
     private final int rank;
     private final int size;
+    private final String host;
     private final Path localDir;
+    private final Optional<OTaskScheduler> scheduler;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
     private ByteBuffer chunk;
     private byte[] copy;
 
-    RankJobSetup(int rank, int size, Path localDir) {
+    RankJobSetup(int rank, int size, String host, Path localDir, Optional<OTaskScheduler> scheduler) {
         this.rank = rank;
         this.size = size;
+        this.host = requireNonNull(host, "host is null");
         this.localDir = requireNonNull(localDir, "localDir is null");
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
+    }
+
+    @Override
+    public String host() {
+        return host;
+    }
+
+    @Override
+    public void preferHosts(int oTask, Collection<String> hosts) {
+        requireNonNull(hosts, "hosts is null");
+        scheduler.ifPresent(tasks -> tasks.prefer(oTask, hosts));
     }
 
     @Override

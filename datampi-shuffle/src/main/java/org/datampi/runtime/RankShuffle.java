@@ -3,6 +3,7 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -31,6 +32,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     private final int rank;
     private final int size;
+    private final byte[] host;
     private final BufferPool pool;
     private final ShuffleEngine engine;
     private final ReceiveBufferManager receiveBuffers;
@@ -40,10 +42,11 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     private int endOfDataMarkers;
     private CompletableFuture<Integer> pendingGrant;
 
-    RankShuffle(int rank, int size, ShuffleSettings settings, SpillFiles spillFiles, Optional<OTaskScheduler> scheduler,
-            Consumer<Throwable> onFailure) {
+    RankShuffle(int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
+            Optional<OTaskScheduler> scheduler, Consumer<Throwable> onFailure) {
         this.rank = rank;
         this.size = size;
+        this.host = host.getBytes(StandardCharsets.UTF_8);
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         BlockCodec codec = settings.codec();
         this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
@@ -89,13 +92,17 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         engine.sendBlock(ownerOf(partition), block);
     }
 
-    /** Asks rank 0 for an O task, reporting finishedTasks; returns its id or -1 when none is left. */
+    /**
+     * Asks rank 0 for an O task, reporting finishedTasks and this process's host (for tasks that prefer it); returns
+     * its id or -1 when none is left.
+     */
     int requestOTask(int finishedTasks) {
         CompletableFuture<Integer> grant = new CompletableFuture<>();
         synchronized (this) {
             pendingGrant = grant;
         }
-        engine.sendControl(0, MessageTag.TASK_REQUEST, ByteBuffer.allocate(4).putInt(0, finishedTasks));
+        engine.sendControl(0, MessageTag.TASK_REQUEST,
+                ByteBuffer.allocate(Integer.BYTES + host.length).putInt(finishedTasks).put(host).flip());
         while (true) {
             try {
                 return grant.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
@@ -144,8 +151,12 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             case MessageTag.KEY_ORDER -> onKeyOrder(source, payload);
             case MessageTag.END_OF_DATA -> onEndOfData();
             case MessageTag.TASK_REQUEST -> {
+                int finished = payload.getInt();
+                byte[] requester = new byte[payload.remaining()];
+                payload.get(requester);
                 int task = scheduler.orElseThrow(() -> new IllegalStateException(
-                        "Rank " + rank + " got an O task request but only rank 0 schedules")).grant(payload.getInt());
+                        "Rank " + rank + " got an O task request but only rank 0 schedules"))
+                        .grant(new String(requester, StandardCharsets.UTF_8), finished);
                 engine.sendControl(source, MessageTag.TASK_GRANT, ByteBuffer.allocate(4).putInt(0, task));
             }
             case MessageTag.TASK_GRANT -> onGrant(payload.getInt());

@@ -67,7 +67,8 @@ class FailureIT {
     @CsvSource({
         "-mode, MAP, -mode must be COM",
         "-O, 0, -O must be an integer >= 1",
-        "--mpi, lam, --mpi / DATAMPI_MPI must be openmpi or mpich"})
+        "--mpi, lam, --mpi / DATAMPI_MPI must be openmpi or mpich",
+        "-np, 1000, -np 1000 is more than this machine's"})
     void aBadLauncherOptionIsRefusedBeforeAnythingStarts(String option, String value, String message)
             throws Exception {
         List<String> arguments = new ArrayList<>(List.of("-mode", "COM", "-O", "2", "-A", "1"));

@@ -39,7 +39,7 @@ class TotalSortIT {
         Path spillDir = Files.createDirectories(temp.resolve("spill"));
         long seed = 3;
         Mpidrun.Result result = Mpidrun.run(Duration.ofMinutes(3), List.of("-mode", "COM", "-O", "" + oTasks,
-                "-A", "" + aTasks, "-np", "" + processes, "--mpi", mpi, "--heap", "256m",
+                "-A", "" + aTasks, "-np", "" + processes, "--oversubscribe", "--mpi", mpi, "--heap", "256m",
                 "-D", "mpid.memusedpercent=" + memUsedPercent, "-D", "mpid.compression=" + compression,
                 "-D", "mpid.local.dir=" + spillDir, "-D", "mpid.block.size=65536",
                 "-jar", Mpidrun.shuffleJar().toString(), "org.datampi.examples.TotalSort", out.toString(),

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
-
 import org.junit.jupiter.api.Test;
 
 class LaunchArgumentsTest {
@@ -30,15 +27,5 @@ class LaunchArgumentsTest {
         IllegalArgumentException text = assertThrows(IllegalArgumentException.class, () -> LaunchArguments.parse(
                 new String[] {"--job-id", "j", "-O", "1", "-A", "many", "Main"}));
         assertTrue(text.getMessage().contains("-A") && text.getMessage().contains("many"), text.getMessage());
-    }
-
-    @Test
-    void theSchedulerHandsOutEveryOTaskOnce() {
-        OTaskScheduler scheduler = new OTaskScheduler(3, 0, new PrintStream(OutputStream.nullOutputStream()));
-        assertEquals(0, scheduler.grant(0));
-        assertEquals(1, scheduler.grant(0));
-        assertEquals(2, scheduler.grant(1));
-        assertEquals(-1, scheduler.grant(1));
-        assertEquals(-1, scheduler.grant(1));
     }
 }

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
 import org.datampi.bench.it.udf.Shout;
@@ -58,10 +60,23 @@ class ClusterSimIT {
         List<String> datampi = assertSameRowsAsMr("group-by", "", query);
         assertEquals(97, datampi.size(), "one row per page");
         for (int host = 1; host <= HOSTS; host++) {
-            Result rankLogs = cluster.exec("logs-dmp" + host, "dmp" + host, "bash", "-c", "ls logs/job_*/rank-*.log");
-            assertEquals(0, rankLogs.exit(), "dmp" + host + " ran ranks and kept their logs in its own logs "
-                    + "directory:\n" + rankLogs.output());
+            // No hive.datampi.processes is set: a stage runs on all the hostfile's slots, two per host.
+            Result rankLogs = cluster.exec("logs-dmp" + host, "dmp" + host, "bash", "-c",
+                    "grep -l 'of " + RANKS + " starts job' logs/job_*/rank-*.log");
+            assertEquals(0, rankLogs.exit(), "dmp" + host + " ran ranks of a " + RANKS + "-rank group and kept their "
+                    + "logs in its own logs directory:\n" + rankLogs.output());
         }
+    }
+
+    @Test
+    void moreRanksThanTheHostfilesSlotsAreRefused() throws Exception {
+        Result refused = cluster.hive("oversubscribed", "SET hive.datampi.processes=" + (RANKS + 1) + "; "
+                + "SELECT page, count(*) FROM visits GROUP BY page;");
+        assertTrue(refused.exit() != 0, "the query fails:\n" + refused.output());
+        assertTrue(refused.output().matches("(?s).*hive.datampi.processes=" + (RANKS + 1) + " is more than the "
+                + RANKS + " slots of the hostfile \\S+/target/cluster-sim/hostfile; set "
+                + "hive.datampi.oversubscribe=true.*"), "the error names the setting, the hostfile and its slots:\n"
+                + refused.output());
     }
 
     /**
@@ -105,6 +120,28 @@ class ClusterSimIT {
                     "grep -l 'Added jars' logs/job_*/rank-*.log");
             assertEquals(0, added.exit(), "ranks on dmp" + host + " loaded the added jar:\n" + added.output());
         }
+    }
+
+    /**
+     * Six files of one replica each, every one written by an A task on its own rank, so on that rank's host (HDFS puts
+     * a writer's first replica on its own DataNode): two on each host. A scan of them has six O tasks, each with one
+     * host holding its input. Placed blindly, a third of them would read locally; the scheduler places them by the
+     * split's hosts, and each O task counts itself data-local or not.
+     */
+    @Test
+    void oTasksGoToTheHostsThatHoldTheirBlocks() throws Exception {
+        Result written = cluster.hive("locality-table", "SET dfs.replication=1; SET mapreduce.job.reduces=" + RANKS
+                + "; CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits DISTRIBUTE BY id;");
+        assertEquals(0, written.exit(), written.output());
+        String scan = "SET hive.input.format=org.apache.hadoop.hive.ql.io.HiveInputFormat; "
+                + "SELECT page, count(*), max(duration) FROM spread GROUP BY page;";
+        Result datampi = assertSameOutputAsMr("locality", scan);
+        Matcher locality = Pattern.compile("O tasks data-local: (\\d+) of (\\d+)")
+                .matcher(datampi.output());
+        assertTrue(locality.find(), "the console reports the stage's locality:\n" + datampi.output());
+        assertEquals(RANKS, Integer.parseInt(locality.group(2)), "one O task per file:\n" + datampi.output());
+        assertTrue(Integer.parseInt(locality.group(1)) >= RANKS - 1, "O tasks ran where their blocks are: "
+                + locality.group());
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapRunnable;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RecordReader;
+import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -63,17 +64,20 @@ public final class DataMPIHiveApplication {
             Utilities.clearWorkMapForConf(submitted.job());
             ExecMapper.setDone(false);
         }
-        submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]));
+        submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]), setup.host());
         JobFiles files = JobFiles.localize(submitted.job(), setup);
         useJobClassPath(submitted.job(), files.classPath());
         HivePartitioner.useJob(submitted.job());
+        for (int task = 0; task < submitted.splitCount(); task++) {
+            setup.preferHosts(task, submitted.splitHosts(task));
+        }
         if (setup.rank() == 0 && files.filesRead() > 0) {
             LOG.info("Hive query {}: {} job files ({} bytes) read once and broadcast to {} ranks",
                     submitted.queryId(), files.filesRead(), files.bytesRead(), setup.size());
             TaskCounters counters = new TaskCounters(null);
-            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.FILES_READ, files.filesRead());
-            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.BYTES_READ, files.bytesRead());
-            counters.incrCounter(JobFiles.COUNTER_GROUP, JobFiles.RANKS_RECEIVING, setup.size());
+            counters.incrCounter(StageCounters.GROUP, StageCounters.JOB_FILES_READ, files.filesRead());
+            counters.incrCounter(StageCounters.GROUP, StageCounters.JOB_FILE_BYTES_READ, files.bytesRead());
+            counters.incrCounter(StageCounters.GROUP, StageCounters.JOB_FILE_RANKS, setup.size());
             counters.save(submitted.job(), submitted.submitDir(), "job-files");
         }
     }
@@ -135,6 +139,11 @@ public final class DataMPIHiveApplication {
         InputSplit split = job.split(conf, task);
         LOG.info("Hive query {}, {}: {}", job.queryId(), attempt, split);
         TaskCounters counters = new TaskCounters(split);
+        List<String> splitHosts = job.splitHosts(task);
+        if (!splitHosts.isEmpty()) {
+            counters.incrCounter(splitHosts.contains(job.host()) ? JobCounter.DATA_LOCAL_MAPS
+                    : JobCounter.OTHER_LOCAL_MAPS, 1);
+        }
         FileSystemReads reads = FileSystemReads.start();
         InputFormat inputFormat = conf.getInputFormat();
         RecordReader reader = inputFormat.getRecordReader(split, conf, counters);

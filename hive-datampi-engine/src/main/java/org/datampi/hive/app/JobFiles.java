@@ -14,13 +14,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import org.apache.commons.compress.archivers.ArchiveException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hive.common.CompressionUtils;
-import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.mpid.JobSetup;
@@ -34,12 +32,7 @@ import org.datampi.mpid.JobSetup;
  * where Hive's tasks look: the map-join hash tables its ExecDriver uploads as an archive per stage, and the jars and
  * files of ADD JAR / ADD FILE. No rank ever reads the Hive host's local disk, and no O task reads HDFS for them.
  */
-public final class JobFiles {
-    /** Counter group and names of what the job read to localize, and how many ranks received it. */
-    static final String COUNTER_GROUP = "datampi";
-    static final String FILES_READ = "JOB_FILES_READ";
-    static final String BYTES_READ = "JOB_FILE_BYTES_READ";
-    static final String RANKS_RECEIVING = "JOB_FILE_RANKS";
+final class JobFiles {
     /** The last path element of a libjars directory that Hadoop lists as a wildcard; its jars are also on the class path. */
     private static final String WILDCARD = "*";
 
@@ -51,20 +44,6 @@ public final class JobFiles {
         this.classPath = List.copyOf(classPath);
         this.filesRead = filesRead;
         this.bytesRead = bytesRead;
-    }
-
-    /**
-     * For the console, from a job's counters: how many files were read, how many bytes, and how many ranks received
-     * them; empty when the job had none.
-     */
-    public static Optional<String> describe(Counters counters) {
-        long files = counters.findCounter(COUNTER_GROUP, FILES_READ).getValue();
-        if (files == 0) {
-            return Optional.empty();
-        }
-        return Optional.of(String.format(Locale.ROOT, "job files: %d (%d bytes) read once, broadcast to %d ranks",
-                files, counters.findCounter(COUNTER_GROUP, BYTES_READ).getValue(),
-                counters.findCounter(COUNTER_GROUP, RANKS_RECEIVING).getValue()));
     }
 
     /** The local copies of the job's class-path jars (ADD JAR), for the job's class loader. */

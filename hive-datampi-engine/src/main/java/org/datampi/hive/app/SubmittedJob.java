@@ -3,6 +3,8 @@ package org.datampi.hive.app;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
 
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -19,6 +21,7 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.split.JobSplit;
 import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
+import org.datampi.mpid.HostNames;
 
 /**
  * A job as Hive's JobClient submitted it: the submit directory with job.xml and the input splits. Gives each task
@@ -28,11 +31,13 @@ final class SubmittedJob {
     private final Path submitDir;
     private final JobID jobId;
     private final JobConf job;
+    private final String host;
     private JobSplit.TaskSplitMetaInfo[] splits;
 
-    SubmittedJob(Path submitDir, JobID jobId) throws IOException {
+    SubmittedJob(Path submitDir, JobID jobId, String host) throws IOException {
         this.submitDir = requireNonNull(submitDir, "submitDir is null");
         this.jobId = requireNonNull(jobId, "jobId is null");
+        this.host = HostNames.shortName(requireNonNull(host, "host is null"));
         this.job = SubmitDirectory.jobConf(submitDir);
     }
 
@@ -78,6 +83,20 @@ final class SubmittedJob {
     /** How many input splits the job has (none for an empty input; the job then still has one O task). */
     int splitCount() throws IOException {
         return splitMetaInfo().length;
+    }
+
+    /** The host this rank runs on, by its short name. */
+    String host() {
+        return host;
+    }
+
+    /**
+     * The hosts that hold O task {@code task}'s input, by short name, as the job submitter recorded them (HDFS block
+     * locations); none for an input on the local file system, whose splits all say "localhost".
+     */
+    List<String> splitHosts(int task) throws IOException {
+        return Arrays.stream(splitMetaInfo()[task].getLocations()).filter(location -> !location.equals("localhost"))
+                .map(HostNames::shortName).distinct().toList();
     }
 
     /** The input split of O task {@code task}, read as Hadoop's MapTask reads it. */

@@ -46,7 +46,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.security.token.Token;
 import org.datampi.hive.app.DataMPIHiveApplication;
-import org.datampi.hive.app.JobFiles;
+import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.SubmitDirectory;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.session.DataMPISettings;
@@ -111,6 +111,9 @@ public final class DataMPIJobRunner implements ClientProtocol {
         addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
         addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
         addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
+        if (JobPlan.oversubscribe(job)) {
+            command.add("--oversubscribe");
+        }
         if (job.get(DataMPISettings.MEM_USED_PERCENT) != null) {
             command.addAll(List.of("-D", "mpid.memusedpercent=" + job.get(DataMPISettings.MEM_USED_PERCENT).trim()));
         }
@@ -176,7 +179,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
         }
         job.removeSubmitDirectory();
         return Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline(),
-                JobFiles.describe(job.counters())));
+                StageCounters.describe(job.counters())));
     }
 
     /** Ends the warm ranks of this JVM's sessions (they also end by themselves when this JVM does). */
@@ -186,15 +189,15 @@ public final class DataMPIJobRunner implements ClientProtocol {
 
     /**
      * What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went, and
-     * how the job's files (map-join hash tables, added jars) reached the ranks.
+     * and what its counters tell beyond Hive's (O task locality, how the job's files reached the ranks).
      */
     public record JobOutcome(Optional<String> logDir, Optional<String> failure, StageTimeline timeline,
-            Optional<String> jobFiles) {
+            List<String> notes) {
         public JobOutcome {
             requireNonNull(logDir, "logDir is null");
             requireNonNull(failure, "failure is null");
             requireNonNull(timeline, "timeline is null");
-            requireNonNull(jobFiles, "jobFiles is null");
+            notes = List.copyOf(notes);
         }
     }
 

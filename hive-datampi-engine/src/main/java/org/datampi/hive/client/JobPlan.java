@@ -2,6 +2,7 @@ package org.datampi.hive.client;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.file.Path;
 import java.util.Locale;
 
 import org.apache.hadoop.conf.Configuration;
@@ -18,7 +19,7 @@ import org.datampi.hive.session.DataMPISettings;
  *
  * @param oTasks one per input split
  * @param aTasks 0 for a map-only stage
- * @param slots ranks the stage may use: hive.datampi.processes (this machine's cores)
+ * @param slots ranks the stage may use: hive.datampi.processes (the hostfile's slots or this machine's cores)
  */
 public record JobPlan(int oTasks, int aTasks, int slots) {
 
@@ -37,14 +38,46 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
         return new JobPlan(oTasks, aTasks, slots);
     }
 
-    /** hive.datampi.processes: the ranks a stage runs on (this machine's cores by default). */
+    /**
+     * hive.datampi.processes: the ranks a stage runs on. Unset, all the slots there are: the hostfile's
+     * (hive.datampi.hostfile), else this machine's cores. More ranks than slots would share cores and memory that
+     * an admin sized for one rank each, so it is refused unless hive.datampi.oversubscribe allows it.
+     */
     public static int slots(Configuration job) {
-        int slots = job.getInt(DataMPISettings.PROCESSES, Runtime.getRuntime().availableProcessors());
+        String hostfile = job.getTrimmed(DataMPISettings.HOSTFILE, "");
+        int available = hostfile.isEmpty() ? Runtime.getRuntime().availableProcessors()
+                : Hostfile.read(Path.of(hostfile)).slots();
+        String where = hostfile.isEmpty() ? "this machine's " + available + " cores"
+                : "the " + available + " slots of the hostfile " + hostfile;
+        String value = job.getTrimmed(DataMPISettings.PROCESSES, "");
+        if (value.isEmpty()) {
+            return available;
+        }
+        int slots;
+        try {
+            slots = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            slots = 0;
+        }
         if (slots < 1) {
-            throw new IllegalArgumentException("Invalid value '" + slots + "' for " + DataMPISettings.PROCESSES
-                    + ": expected an integer >= 1");
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.PROCESSES
+                    + ": expected an integer >= 1 (unset: " + where + ")");
+        }
+        if (slots > available && !oversubscribe(job)) {
+            throw new IllegalArgumentException(DataMPISettings.PROCESSES + "=" + slots + " is more than " + where
+                    + "; set " + DataMPISettings.OVERSUBSCRIBE + "=true to run more ranks than slots");
         }
         return slots;
+    }
+
+    /** hive.datampi.oversubscribe: whether more ranks than slots may run (false). */
+    static boolean oversubscribe(Configuration job) {
+        String value = job.getTrimmed(DataMPISettings.OVERSUBSCRIBE, "false");
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.OVERSUBSCRIBE
+                    + ": expected true or false");
+        }
+        return Boolean.parseBoolean(value);
     }
 
     static Parallelism parallelism(String value) {

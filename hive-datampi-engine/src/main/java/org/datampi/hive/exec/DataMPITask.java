@@ -1,6 +1,7 @@
 package org.datampi.hive.exec;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.exec.Utilities;
@@ -34,6 +35,14 @@ public final class DataMPITask extends MapRedTask {
     public int execute() {
         long started = System.nanoTime();
         if (DataMPIEngine.isSelected(conf)) {
+            try {
+                JobPlan.slots(job);
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                // A setting or hostfile the admin must fix: say which, without a stack trace.
+                console.printError("datampi: " + e.getMessage());
+                setException(new HiveException(e.getMessage()));
+                return 1;
+            }
             job.set(MRConfig.FRAMEWORK_NAME, DataMPIJobRunner.FRAMEWORK_NAME);
             // The ranks load Hive from the engine's classpath: without this, Hadoop's job submitter would copy the
             // 90 MB hive-exec jar into every stage's submit directory. Jars the user ADDs still travel as tmpjars.
@@ -90,7 +99,7 @@ public final class DataMPITask extends MapRedTask {
     private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {
         outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
         console.printInfo("datampi: " + getId() + " " + getJobID() + " " + outcome.timeline().describe(started, ended));
-        outcome.jobFiles().ifPresent(files -> console.printInfo("datampi: " + getId() + " " + files));
+        outcome.notes().forEach(note -> console.printInfo("datampi: " + getId() + " " + note));
         if (result != 0) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
             outcome.failure().ifPresent(cause -> {

@@ -10,7 +10,7 @@ public final class DataMPISettings {
     public static final String MEM_USED_PERCENT = "hive.datampi.memusedpercent";
     /** Send blocks queued or in flight per rank (6). */
     public static final String SEND_QUEUE = "hive.datampi.sendqueue";
-    /** At most this many ranks per stage (this machine's cores). */
+    /** At most this many ranks per stage (unset: the hostfile's slots, else this machine's cores). */
     public static final String PROCESSES = "hive.datampi.processes";
     /** Heap of each rank's JVM (mpidrun's default, 2g). */
     public static final String HEAP = "hive.datampi.heap";
@@ -18,12 +18,14 @@ public final class DataMPISettings {
     public static final String MPI = "hive.datampi.mpi";
     /** An mpidrun hostfile; unset: this machine. */
     public static final String HOSTFILE = "hive.datampi.hostfile";
+    /** Whether more ranks than slots may run (false: refused). */
+    public static final String OVERSUBSCRIBE = "hive.datampi.oversubscribe";
 
     /** Whether a session's stages share warm ranks (true) or each stage starts its own (false). */
     public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, REUSE_RANKS);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS);
 
     private DataMPISettings() {
     }

@@ -4,15 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.apache.hadoop.conf.Configuration;
 import org.datampi.hive.session.DataMPISettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JobPlanTest {
     private static Configuration settings(String parallelism, int processes) {
         Configuration conf = new Configuration(false);
         conf.set(DataMPISettings.PARALLELISM, parallelism);
         conf.setInt(DataMPISettings.PROCESSES, processes);
+        // These tests are about task counts, on machines of any core count.
+        conf.setBoolean(DataMPISettings.OVERSUBSCRIBE, true);
         return conf;
     }
 
@@ -56,5 +63,46 @@ class JobPlanTest {
         IllegalArgumentException processes = assertThrows(IllegalArgumentException.class,
                 () -> JobPlan.of(settings("default", 0), 1, 1, false, false));
         assertTrue(processes.getMessage().contains(DataMPISettings.PROCESSES), processes.getMessage());
+    }
+
+    @Test
+    void ranksDefaultToTheHostfilesSlotsOrThisMachinesCores(@TempDir Path dir) throws IOException {
+        assertEquals(Runtime.getRuntime().availableProcessors(), JobPlan.slots(new Configuration(false)));
+        Configuration conf = new Configuration(false);
+        conf.set(DataMPISettings.HOSTFILE, hostfile(dir, "# rack 1\nnode1 slots=4\n\nnode2:3\nnode3\n").toString());
+        assertEquals(8, JobPlan.slots(conf));
+    }
+
+    @Test
+    void moreRanksThanTheHostfilesSlotsAreRefusedUnlessOversubscriptionIsAllowed(@TempDir Path dir)
+            throws IOException {
+        Path hostfile = hostfile(dir, "node1 slots=2\nnode2 slots=2\n");
+        Configuration conf = new Configuration(false);
+        conf.set(DataMPISettings.HOSTFILE, hostfile.toString());
+        conf.setInt(DataMPISettings.PROCESSES, 5);
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> JobPlan.slots(conf));
+        assertEquals(DataMPISettings.PROCESSES + "=5 is more than the 4 slots of the hostfile " + hostfile + "; set "
+                + DataMPISettings.OVERSUBSCRIBE + "=true to run more ranks than slots", refused.getMessage());
+        conf.setBoolean(DataMPISettings.OVERSUBSCRIBE, true);
+        assertEquals(5, JobPlan.slots(conf));
+        conf.setInt(DataMPISettings.PROCESSES, 3);
+        conf.setBoolean(DataMPISettings.OVERSUBSCRIBE, false);
+        assertEquals(3, JobPlan.slots(conf), "fewer ranks than slots are fine");
+    }
+
+    @Test
+    void aBadHostfileLineIsNamed(@TempDir Path dir) throws IOException {
+        Path hostfile = hostfile(dir, "node1 slots=2\nnode2 slots=many\n");
+        Configuration conf = new Configuration(false);
+        conf.set(DataMPISettings.HOSTFILE, hostfile.toString());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> JobPlan.slots(conf));
+        assertTrue(bad.getMessage().contains(hostfile + " line 2"), bad.getMessage());
+        Files.writeString(hostfile, "# nothing\n");
+        IllegalArgumentException empty = assertThrows(IllegalArgumentException.class, () -> JobPlan.slots(conf));
+        assertTrue(empty.getMessage().contains(hostfile + " lists no hosts"), empty.getMessage());
+    }
+
+    private static Path hostfile(Path dir, String text) throws IOException {
+        return Files.writeString(dir.resolve("hostfile"), text);
     }
 }
