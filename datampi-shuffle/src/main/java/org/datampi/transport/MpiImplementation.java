@@ -4,9 +4,19 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The MPI implementations the JNI binding is built for. The launcher exports the chosen one as DATAMPI_MPI. */
+/**
+ * The MPI implementations datampi runs on. The launcher exports the chosen one as DATAMPI_MPI. Intel MPI shares
+ * MPICH's ABI (as MVAPICH2 does): it runs the binding built against MPICH, unchanged, with Intel's libmpi.so.12
+ * standing in for libmpich.so.12 (bin/mpidrun arranges that).
+ */
 public enum MpiImplementation {
-    OPENMPI, MPICH;
+    OPENMPI("openmpi"), MPICH("mpich"), IMPI("mpich");
+
+    private final String bindingTag;
+
+    MpiImplementation(String bindingTag) {
+        this.bindingTag = bindingTag;
+    }
 
     public static final String ENVIRONMENT_VARIABLE = "DATAMPI_MPI";
     public static final String SYSTEM_PROPERTY = "datampi.mpi";
@@ -28,8 +38,13 @@ public enum MpiImplementation {
                         .collect(Collectors.joining(", ")));
     }
 
-    /** The lower-case name used in library file names, launcher flags and settings. */
+    /** The lower-case name used in launcher flags and settings. */
     public String libraryTag() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Which build of the JNI binding this implementation loads: its own, or the one of the ABI it shares. */
+    public String bindingTag() {
+        return bindingTag;
     }
 }

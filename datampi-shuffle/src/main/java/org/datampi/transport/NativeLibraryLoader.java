@@ -17,19 +17,19 @@ final class NativeLibraryLoader {
     }
 
     static void load(MpiImplementation implementation) {
-        String resource = "/native/libdatampi_mpi_" + implementation.libraryTag() + ".so";
+        String resource = "/native/libdatampi_mpi_" + implementation.bindingTag() + ".so";
         URL url = NativeLibraryLoader.class.getResource(resource);
         if (url == null) {
-            throw new MpiException("The JNI binding for " + implementation.libraryTag() + " (" + resource
+            throw new MpiException("The JNI binding for " + implementation.bindingTag() + " (" + resource
                     + ") is not in this build; install that MPI implementation (bin/setup --mpi "
-                    + implementation.libraryTag() + ") and rebuild");
+                    + implementation.bindingTag() + ") and rebuild");
         }
         try {
             if ("file".equals(url.getProtocol())) {
                 System.load(Path.of(url.toURI()).toString());
                 return;
             }
-            Path extracted = Files.createTempFile("libdatampi_mpi_" + implementation.libraryTag(), ".so");
+            Path extracted = Files.createTempFile("libdatampi_mpi_" + implementation.bindingTag(), ".so");
             extracted.toFile().deleteOnExit();
             try (InputStream in = url.openStream()) {
                 Files.copy(in, extracted, StandardCopyOption.REPLACE_EXISTING);

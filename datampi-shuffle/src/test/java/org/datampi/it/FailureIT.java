@@ -67,7 +67,7 @@ class FailureIT {
     @CsvSource({
         "-mode, MAP, -mode must be COM",
         "-O, 0, -O must be an integer >= 1",
-        "--mpi, lam, --mpi / DATAMPI_MPI must be openmpi or mpich",
+        "--mpi, lam, --mpi / DATAMPI_MPI must be openmpi, mpich or impi",
         "-np, 1000, -np 1000 is more than this machine's"})
     void aBadLauncherOptionIsRefusedBeforeAnythingStarts(String option, String value, String message)
             throws Exception {

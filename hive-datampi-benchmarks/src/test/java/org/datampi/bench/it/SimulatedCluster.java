@@ -29,10 +29,12 @@ final class SimulatedCluster implements AutoCloseable {
     private static final double TPCH_SCALE = 0.01;
 
     private final int hosts;
+    private final String mpi;
     private final Path logs;
 
-    private SimulatedCluster(int hosts, Path logs) {
+    private SimulatedCluster(int hosts, String mpi, Path logs) {
         this.hosts = hosts;
+        this.mpi = requireNonNull(mpi, "mpi is null");
         this.logs = requireNonNull(logs, "logs is null");
     }
 
@@ -40,7 +42,7 @@ final class SimulatedCluster implements AutoCloseable {
     static SimulatedCluster up(int hosts, String mpi, Path logs) throws IOException, InterruptedException {
         FileUtil.fullyDelete(logs.toFile());
         Files.createDirectories(logs);
-        SimulatedCluster cluster = new SimulatedCluster(hosts, logs);
+        SimulatedCluster cluster = new SimulatedCluster(hosts, mpi, logs);
         cluster.run("down-before", "bin/cluster-sim", "down");
         Result up = cluster.run("up", "bin/cluster-sim", "up", "--hosts", Integer.toString(hosts), "--mpi", mpi);
         assertEquals(0, up.exit(), "bin/cluster-sim up:\n" + up.output());
@@ -112,6 +114,10 @@ final class SimulatedCluster implements AutoCloseable {
         String console = Files.readString(out.resolve("console.log"), StandardCharsets.UTF_8);
         assertEquals(0, run.exit(), "every query succeeds on the cluster:\n" + tail(console));
         assertTrue(console.contains("job_datampi"), "the queries ran on datampi");
+        String lastHost = "dmp" + hosts;
+        Result ranks = exec("tpch-ranks", lastHost, "bash", "-c", "grep -h 'of " + 2 * hosts + " starts job .* (" + mpi
+                + ": ' logs/job_*/rank-*.log | head -1");
+        assertFalse(ranks.output().isBlank(), "ranks of " + mpi + " ran on " + lastHost + ":\n" + ranks.output());
         List<String> wrong = new ArrayList<>();
         try (TpchOracle duckdb = TpchOracle.load(data)) {
             for (int number = 1; number <= 22; number++) {
