@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -39,8 +37,6 @@ public final class CommonProcess {
     static final String RANK_PROPERTY = "datampi.rank";
     /** The name of a program's optional job set-up: {@code public static void setUpJob(String[], JobSetup)}. */
     static final String SET_UP_JOB = "setUpJob";
-    /** This process's host, as it calls itself: what O tasks' preferred hosts (HDFS block locations) name. */
-    private static final String HOST = hostName();
     private static final String[] LAUNCHER_RANK_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
 
     private final LaunchArguments launch;
@@ -109,7 +105,7 @@ public final class CommonProcess {
             JobAbort.abort(rank, e, () -> { });
             return;
         }
-        new CommonProcess(launch, main, rank, size, HOST, settings).run();
+        new CommonProcess(launch, main, rank, size, ThisHost.NAME, settings).run();
     }
 
     private void run() {
@@ -120,14 +116,14 @@ public final class CommonProcess {
         Optional<OTaskScheduler> scheduler = rank == 0
                 ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err))
                 : Optional.empty();
-        RankShuffle shuffle = new RankShuffle(rank, size, host, settings, spillFiles, scheduler,
+        RankShuffle shuffle = new RankShuffle(launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> JobAbort.abort(rank, failure, spillFiles::close));
         log.info("Rank {} of {} starts job {} ({}: {}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(),
                 MpiImplementation.current().libraryTag(), Mpi.libraryVersion().lines().findFirst().orElse(""),
                 launch.oTasks(), launch.aTasks(), settings);
         try {
-            setUpJob(localDir.resolve("job-files"), scheduler);
             shuffle.start();
+            setUpJob(localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
             int oTasksRun = runOTasks(shuffle);
             shuffle.finishSending();
             shuffle.awaitAllData();
@@ -136,6 +132,7 @@ public final class CommonProcess {
                 scheduler.get().awaitATasks(shuffle.engine()::checkHealthy);
                 log.info("O tasks on a host they preferred: {}", scheduler.get().locality());
             }
+            shuffle.signOff();
             shuffle.engine().drainAndStop();
             log.info("Rank {} done: {} O tasks, {} A tasks, {} blocks ({} bytes) sent, {} spills ({} bytes), "
                     + "peak receive cache {} bytes, peak RSS {} bytes", rank, oTasksRun, aTasksRun,
@@ -155,7 +152,8 @@ public final class CommonProcess {
         }
     }
 
-    private void setUpJob(Path jobFiles, Optional<OTaskScheduler> scheduler) throws ReflectiveOperationException {
+    private void setUpJob(Path jobFiles, Optional<OTaskScheduler> scheduler, Runnable healthCheck)
+            throws ReflectiveOperationException {
         Method setUp;
         try {
             setUp = main.getDeclaringClass().getMethod(SET_UP_JOB, String[].class, JobSetup.class);
@@ -168,7 +166,7 @@ public final class CommonProcess {
         }
         long start = System.nanoTime();
         try {
-            setUp.invoke(null, launch.programArguments(), new RankJobSetup(rank, size, host, jobFiles, scheduler));
+            setUp.invoke(null, launch.programArguments(), new RankJobSetup(rank, size, host, jobFiles, scheduler, healthCheck));
         } catch (InvocationTargetException e) {
             throw new TaskFailedException("Job set-up", e.getCause());
         }
@@ -223,15 +221,6 @@ public final class CommonProcess {
             throw new IllegalArgumentException("Class " + className + " is not on the job's classpath (-jar)");
         } catch (NoSuchMethodException e) {
             throw new IllegalArgumentException(className + " has no public static main(String[])");
-        }
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            String name = System.getenv("HOSTNAME");
-            return name != null ? name : "localhost";
         }
     }
 

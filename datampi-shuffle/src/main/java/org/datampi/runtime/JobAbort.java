@@ -29,11 +29,11 @@ final class JobAbort {
             innermost = innermost.getCause();
         }
         // Frameworks wrap the real cause (Hive: "Hive Runtime Error while processing row"); name both.
-        System.err.println("datampi: job failed on rank " + rank + ", " + where + ": " + root
+        System.err.println("datampi: job failed on rank " + rank + " (" + ThisHost.NAME + "), " + where + ": " + root
                 + (innermost == root ? "" : " (caused by " + innermost + ")"));
         root.printStackTrace(System.err);
         System.err.flush();
-        LOG.error("Job failed on rank {}, {}", rank, where, root);
+        LOG.error("Job failed on rank {} ({}), {}", rank, ThisHost.NAME, where, root);
         try {
             cleanup.run();
         } catch (RuntimeException e) {

@@ -19,29 +19,33 @@ import org.datampi.transport.Request;
 /**
  * A rank's {@link JobSetup}: streams are broadcast from rank 0 in chunks of {@value #CHUNK_BYTES} bytes, each
  * preceded by a broadcast of its length (-1 ends the stream), so that a file of any size passes through one bounded
- * buffer. Runs on the rank's main thread before the job's shuffle starts; the waits poll MPI_Test, as the shuffle's
- * own waits do, and end when a failing rank makes the launcher stop the group.
+ * buffer. Runs on the rank's main thread while the job's shuffle engine runs beside it; the waits poll MPI_Test and,
+ * as the shuffle's own waits do, the job's health, so that a lost rank ends them.
  */
 final class RankJobSetup implements JobSetup {
     static final int CHUNK_BYTES = 4 << 20;
     private static final int ROOT = 0;
     private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long HEALTH_CHECK_POLLS = 1000;
 
     private final int rank;
     private final int size;
     private final String host;
     private final Path localDir;
     private final Optional<OTaskScheduler> scheduler;
+    private final Runnable healthCheck;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
     private ByteBuffer chunk;
     private byte[] copy;
 
-    RankJobSetup(int rank, int size, String host, Path localDir, Optional<OTaskScheduler> scheduler) {
+    RankJobSetup(int rank, int size, String host, Path localDir, Optional<OTaskScheduler> scheduler,
+            Runnable healthCheck) {
         this.rank = rank;
         this.size = size;
         this.host = requireNonNull(host, "host is null");
         this.localDir = requireNonNull(localDir, "localDir is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
+        this.healthCheck = requireNonNull(healthCheck, "healthCheck is null");
     }
 
     @Override
@@ -101,10 +105,15 @@ final class RankJobSetup implements JobSetup {
         }
     }
 
-    private static void awaitBroadcast(ByteBuffer buffer) {
+    /** Waits for the broadcast, checking the job's health (a lost rank, a failed engine) between tests. */
+    private void awaitBroadcast(ByteBuffer buffer) {
         Request request = Mpi.ibcast(buffer.position(0), ROOT);
+        long polls = 0;
         while (!Mpi.test(request)) {
             LockSupport.parkNanos(POLL_NANOS);
+            if (++polls % HEALTH_CHECK_POLLS == 0) {
+                healthCheck.run();
+            }
         }
     }
 }

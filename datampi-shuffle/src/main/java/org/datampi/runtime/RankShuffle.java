@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,13 +37,14 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     private final BufferPool pool;
     private final ShuffleEngine engine;
     private final ReceiveBufferManager receiveBuffers;
+    private final Liveness liveness;
     private final Optional<OTaskScheduler> scheduler;
     private KeyOrder announcedKeyOrder;
     private KeyOrder receivedKeyOrder;
     private int endOfDataMarkers;
     private CompletableFuture<Integer> pendingGrant;
 
-    RankShuffle(int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
+    RankShuffle(String jobId, int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
             Optional<OTaskScheduler> scheduler, Consumer<Throwable> onFailure) {
         this.rank = rank;
         this.size = size;
@@ -52,10 +54,19 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
         this.receiveBuffers = new ReceiveBufferManager(settings.receiveBudgetBytes(), spillFiles);
         this.engine = new ShuffleEngine(size, pool, settings.sendQueue(), this, onFailure);
+        this.liveness = new Liveness(jobId, rank, size, host, engine, Duration.ofSeconds(settings.livenessTimeoutSeconds()),
+                onFailure);
     }
 
+    /** Starts the engine and the ranks' heartbeats: from now on a lost rank fails the job. */
     void start() {
         engine.start();
+        liveness.start();
+    }
+
+    /** This rank is through the job: its watchers stop expecting its heartbeats. Before the engine stops. */
+    void signOff() {
+        liveness.close();
     }
 
     BufferPool pool() {
@@ -161,6 +172,8 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             }
             case MessageTag.TASK_GRANT -> onGrant(payload.getInt());
             case MessageTag.A_TASK_DONE -> scheduler.orElseThrow().aTaskDone();
+            case MessageTag.HEARTBEAT -> liveness.heard(source, payload);
+            case MessageTag.SIGNING_OFF -> liveness.signedOff(source, payload);
             default -> throw new IllegalStateException("Unknown message tag " + tag + " from rank " + source);
         }
     }

@@ -17,17 +17,22 @@ import org.datampi.shuffle.codec.BlockCodec;
  * @param blockSize bytes of serialized pairs per send block of a partition
  * @param codec compression of blocks on the wire
  * @param localDir where this process spills sorted runs
+ * @param livenessTimeoutSeconds how long a rank may go unheard before the job fails as having lost it
  */
-public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSize, BlockCodec codec, Path localDir) {
+public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSize, BlockCodec codec, Path localDir,
+        int livenessTimeoutSeconds) {
     public static final String MEM_USED_PERCENT = "mpid.memusedpercent";
     public static final String SEND_QUEUE = "mpid.sendqueue";
     public static final String BLOCK_SIZE = "mpid.block.size";
     public static final String COMPRESSION = "mpid.compression";
     public static final String LOCAL_DIR = "mpid.local.dir";
+    public static final String LIVENESS_TIMEOUT = "mpid.liveness.timeout";
 
     public static final double DEFAULT_MEM_USED_PERCENT = 0.4;
     public static final int DEFAULT_SEND_QUEUE = 6;
     public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
+    /** Seconds: well past a full GC of a rank's heap, well inside the 30 s within which a lost host must end a job. */
+    public static final int DEFAULT_LIVENESS_TIMEOUT = 15;
     private static final int MIN_BLOCK_SIZE = 4 * 1024;
     private static final int MAX_BLOCK_SIZE = 64 * 1024 * 1024;
 
@@ -44,6 +49,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
             throw invalid(BLOCK_SIZE, String.valueOf(blockSize),
                     "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE);
         }
+        if (livenessTimeoutSeconds < 2) {
+            throw invalid(LIVENESS_TIMEOUT, String.valueOf(livenessTimeoutSeconds), "seconds >= 2, e.g. 15");
+        }
     }
 
     /** Reads the settings from a lookup (system properties in a rank), with the documented defaults. */
@@ -59,7 +67,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
                         "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE),
                 parse(lookup, COMPRESSION, BlockCodec.NONE, v -> BlockCodec.valueOf(v.toUpperCase(Locale.ROOT)),
                         v -> true, "one of none, lz4, zstd"),
-                localDir == null || localDir.isBlank() ? defaultLocalDir : Path.of(localDir));
+                localDir == null || localDir.isBlank() ? defaultLocalDir : Path.of(localDir),
+                parse(lookup, LIVENESS_TIMEOUT, DEFAULT_LIVENESS_TIMEOUT, Integer::valueOf, v -> v >= 2,
+                        "seconds >= 2, e.g. 15"));
     }
 
     public static ShuffleSettings fromSystemProperties() {

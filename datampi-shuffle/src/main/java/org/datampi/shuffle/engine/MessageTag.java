@@ -15,6 +15,11 @@ public final class MessageTag {
     /** An A task finished (sent to rank 0, which reports progress). */
     public static final int A_TASK_DONE = 6;
 
+    /** A rank is alive (carrying its host's name); rank 0 hears from every rank, every rank from rank 0. */
+    public static final int HEARTBEAT = 8;
+    /** A rank is through the job's shuffle and sends no more heartbeats for it. */
+    public static final int SIGNING_OFF = 9;
+
     /** Between jobs of a serving process group: rank 0 passes the next job's arguments to every rank. */
     public static final int NEXT_JOB = 7;
 

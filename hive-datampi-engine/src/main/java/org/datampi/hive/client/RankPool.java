@@ -29,6 +29,13 @@ final class RankPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RankPool.class);
     private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
     private static final Pattern JOB_DONE = Pattern.compile("^datampi: job (\\S+) done$");
+    /** What a rank prints before MPI_Abort (JobAbort in datampi-shuffle). */
+    private static final String RANK_FAILED = "datampi: job failed on rank ";
+    /**
+     * How long the launcher may take to end after a rank aborted. mpirun waits for every host's daemon to confirm
+     * its ranks are gone; a host whose network is down never does.
+     */
+    private static final long ABORT_GRACE_SECONDS = 5;
     private static final int TAIL_LINES = 30;
 
     private final Process process;
@@ -94,7 +101,7 @@ final class RankPool implements AutoCloseable {
             }
             int exit = process.waitFor();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
-                    + String.join(" | ", tail()));
+                    + String.join(" | ", tail().stream().filter(RankPool::tellsTheCause).toList()));
         } catch (IOException | InterruptedException e) {
             ended("Lost the mpidrun process: " + e);
         }
@@ -102,6 +109,9 @@ final class RankPool implements AutoCloseable {
 
     private void observe(String line) {
         LOG.info("mpidrun: {}", line);
+        if (line.startsWith(RANK_FAILED)) {
+            stopIfStillRunningAfter(ABORT_GRACE_SECONDS);
+        }
         synchronized (tail) {
             tail.addLast(line);
             if (tail.size() > TAIL_LINES) {
@@ -143,6 +153,11 @@ final class RankPool implements AutoCloseable {
         }
     }
 
+    /** Not SLF4J's start-up warnings nor Open MPI's banner rules, which say nothing about why a job ended. */
+    private static boolean tellsTheCause(String line) {
+        return !line.startsWith("SLF4J:") && !line.matches("-+");
+    }
+
     Optional<String> logDir() {
         return Optional.ofNullable(logDir);
     }
@@ -151,6 +166,21 @@ final class RankPool implements AutoCloseable {
         synchronized (tail) {
             return List.copyOf(tail);
         }
+    }
+
+    private void stopIfStillRunningAfter(long seconds) {
+        Thread stopper = new Thread(() -> {
+            try {
+                if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                    LOG.warn("mpidrun is still running {} s after a rank aborted the job; stopping it", seconds);
+                    kill();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "datampi-rank-pool-abort");
+        stopper.setDaemon(true);
+        stopper.start();
     }
 
     /** Stops every rank now (a killed job): mpidrun forwards the signal to mpirun. */

@@ -1,0 +1,134 @@
+package org.datampi.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.datampi.bench.it.SimulatedCluster.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A compute host lost in the middle of an INSERT OVERWRITE on three simulated hosts (Open MPI): its ranks killed, or
+ * its network taken down. The stage must end within 30 s of the fault with an error that names the lost host, the
+ * target table must keep its rows, no rank may be left on any host once the host is back, and the next query, with
+ * that host left out of the hostfile, must succeed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClusterFailureIT {
+    private static final long FAULT_TO_FAILURE_SECONDS = 30;
+    /** Every row of the source sleeps, so that the stage is still running when the fault comes. */
+    private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE target SELECT v.page, count(*) FROM visits v "
+            + "WHERE reflect('java.lang.Thread', 'sleep', cast(if(v.id % 1000 = 0, 100, 0) AS BIGINT)) IS NULL "
+            + "GROUP BY v.page;";
+
+    private SimulatedCluster cluster;
+
+    @BeforeAll
+    void up() throws Exception {
+        cluster = SimulatedCluster.up(3, "openmpi", SimulatedCluster.HOME.resolve(
+                "hive-datampi-benchmarks/target/it-cluster-failure"));
+        Result tables = cluster.hive("tables", "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
+                + "pos % 97) AS page FROM (SELECT posexplode(split(space(299999), ' '))) t; "
+                + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n;");
+        assertEquals(0, tables.exit(), tables.output());
+    }
+
+    @AfterAll
+    void down() throws Exception {
+        cluster.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ranks killed", "network down"})
+    void aLostHostEndsTheStageAndTheNextQueryRunsWithoutIt(String fault) throws Exception {
+        Path log = cluster.logs().resolve("slow-insert-" + fault.replace(' ', '-') + ".log");
+        Process insert = new ProcessBuilder(SimulatedCluster.HOME.resolve("bin/cluster-sim").toString(), "hive",
+                "-e", "SET hive.execution.engine=datampi; SET hive.input.format="
+                        + "org.apache.hadoop.hive.ql.io.HiveInputFormat; SET mapreduce.input.fileinputformat.split."
+                        + "maxsize=200000; " + SLOW_INSERT)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // In the middle of the stage: Hive's 0% line comes once the first O task started, so every rank is up.
+        awaitLine(log, "Stage-1 map = 0%", 180);
+        assertTrue(!ranksOn("dmp3").isBlank(), "dmp3 runs ranks of the stage");
+        TimeUnit.SECONDS.sleep(2);
+        long faultAt = System.nanoTime();
+        Result injected = fault.equals("ranks killed")
+                ? cluster.run("kill-dmp3", "bash", "-c", "kill -9 " + ranksOn("dmp3").replace('\n', ' '))
+                : cluster.exec("link-down-dmp3", "dmp3", "ip", "link", "set", "eth0", "down");
+        assertEquals(0, injected.exit(), injected.output());
+        boolean ended = insert.waitFor(FAULT_TO_FAILURE_SECONDS + 60, TimeUnit.SECONDS);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - faultAt);
+        if (!ended) {
+            insert.destroyForcibly();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(ended, "the query ended:\n" + output);
+        assertNotEquals(0, insert.exitValue(), "the query failed:\n" + output);
+        assertTrue(seconds <= FAULT_TO_FAILURE_SECONDS, "the stage ended " + seconds + " s after the fault:\n"
+                + output);
+        assertTrue(output.contains("dmp3"), "the error names the lost host:\n" + output);
+
+        if (fault.equals("network down")) {
+            Result up = cluster.exec("link-up-dmp3", "dmp3", "ip", "link", "set", "eth0", "up");
+            assertEquals(0, up.exit(), up.output());
+        }
+        for (String host : List.of("dmp1", "dmp2", "dmp3")) {
+            assertTrue(noRanksWithin(host, 30), "no rank and no MPI daemon is left on " + host + ": "
+                    + processesOn(host, "org.datampi.runtime.CommonProcess|orted"));
+        }
+        Result target = cluster.hive("target-after-" + fault.replace(' ', '-'), "SELECT * FROM target;");
+        assertEquals(List.of("before\t0"), target.output().lines().filter(line -> line.contains("\t")).toList(),
+                "the target table keeps its rows:\n" + target.output());
+
+        Path twoHosts = cluster.logs().resolve("hostfile-without-dmp3");
+        Files.writeString(twoHosts, "dmp1 slots=2\ndmp2 slots=2\n");
+        Result next = cluster.hive("next-" + fault.replace(' ', '-'), "SET hive.datampi.hostfile=" + twoHosts + "; "
+                + "SELECT count(DISTINCT page) FROM visits;");
+        assertEquals(0, next.exit(), "the next query runs on the other hosts:\n" + next.output());
+        assertTrue(next.output().lines().anyMatch(line -> line.equals("97")), next.output());
+    }
+
+    private static void awaitLine(Path log, String text, int seconds) throws Exception {
+        for (int i = 0; i < seconds; i++) {
+            if (Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
+                return;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        throw new AssertionError("'" + text + "' did not come within " + seconds + " s:\n"
+                + Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private boolean noRanksWithin(String host, int seconds) throws Exception {
+        for (int i = 0; i < seconds; i++) {
+            if (processesOn(host, "org.datampi.runtime.CommonProcess|orted").isBlank()) {
+                return true;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        return false;
+    }
+
+    /**
+     * The rank processes (and Open MPI's daemon) of one host, by its network namespace: the simulated hosts share
+     * this machine's process table, so a pgrep on a host would see every host's ranks.
+     */
+    private String processesOn(String host, String pattern) throws Exception {
+        return cluster.run("processes-" + host, "bash", "-c", "for p in $(ip netns pids " + host + "); do "
+                + "grep -qaE '" + pattern + "' /proc/$p/cmdline 2>/dev/null && echo $p; done; true").output().strip();
+    }
+
+    private String ranksOn(String host) throws Exception {
+        return processesOn(host, "org.datampi.runtime.CommonProcess");
+    }
+}
