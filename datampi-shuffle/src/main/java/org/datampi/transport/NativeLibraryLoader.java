@@ -29,12 +29,17 @@ final class NativeLibraryLoader {
                 System.load(Path.of(url.toURI()).toString());
                 return;
             }
+            // Removed as soon as it is loaded (the mapping outlives the file's name), so that no copy is left behind
+            // by a rank that is killed, as deleteOnExit would leave one.
             Path extracted = Files.createTempFile("libdatampi_mpi_" + implementation.bindingTag(), ".so");
-            extracted.toFile().deleteOnExit();
-            try (InputStream in = url.openStream()) {
-                Files.copy(in, extracted, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                try (InputStream in = url.openStream()) {
+                    Files.copy(in, extracted, StandardCopyOption.REPLACE_EXISTING);
+                }
+                System.load(extracted.toString());
+            } finally {
+                Files.deleteIfExists(extracted);
             }
-            System.load(extracted.toString());
         } catch (IOException | URISyntaxException e) {
             throw new MpiException("Cannot load the JNI binding " + resource + ": " + e);
         }

@@ -1,20 +1,28 @@
 package org.datampi.bench.it;
 
+import static org.datampi.hive.it.QueryCorpus.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
-import org.datampi.bench.it.udf.Shout;
+import org.datampi.bench.it.SimulatedCluster.Script;
+import org.datampi.hive.it.QueryCorpus;
+import org.datampi.hive.it.udf.Shout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +44,10 @@ class ClusterSimIT {
             + "pos % 97) AS page, pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t;";
     private static final String PAGES = "CREATE TABLE pages AS SELECT concat('page', pos) AS page, "
             + "concat('site', pos % 5) AS site FROM (SELECT posexplode(split(space(60), ' '))) t;";
+
+    /** The corpus script's section lines: "corpus.section=NAME" before each query's (or write's check's) rows. */
+    private static final String SECTION = "corpus.section";
+    private static final String CHECK = " / check ";
 
     private SimulatedCluster cluster;
 
@@ -144,6 +156,138 @@ class ClusterSimIT {
                 + locality.group());
     }
 
+    /**
+     * The engine's query corpus (QueryCorpus: joins of every kind, map joins included, ORDER BY over a sampled
+     * partition file, windows, CTAS, INSERT OVERWRITE, dynamic partitions, multi-insert) on six ranks over three
+     * hosts, over tables in HDFS, equal to Hive on MR over the same tables. Every rank records the files it reads and
+     * writes (JFR's FileRead and FileWrite events, at any duration): none is in the Hive host's private state
+     * directory, where Hive keeps its metastore, local scratch directory and downloaded resources, and none read a
+     * file in /tmp outside the directories the ranks made there.
+     */
+    @Test
+    void theQueryCorpusEqualsMapReduceAndNoRankTouchesTheHiveHostsFiles() throws Exception {
+        Path data = cluster.logs().resolve("corpus-data");
+        QueryCorpus.writeData(data);
+        Result put = cluster.run("corpus-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/corpus");
+        assertEquals(0, put.exit(), "the corpus's files go into HDFS:\n" + put.output());
+        Script tables = cluster.hiveScript("corpus-tables", "mr", QueryCorpus.SETTINGS, Map.of(),
+                QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
+        assertEquals(0, tables.exit(), "the corpus's tables are made on MR:\n" + tables.console());
+
+        String recordings = SimulatedCluster.HOME.resolve("logs/corpus-jfr") + "/";
+        for (int host = 1; host <= HOSTS; host++) {
+            assertEquals(0, cluster.exec("corpus-jfr-dmp" + host, "dmp" + host, "mkdir", "-p", recordings).exit());
+        }
+        Script mr = cluster.hiveScript("corpus-mr", "mr", QueryCorpus.SETTINGS, Map.of(), corpusScript("mr"));
+        assertEquals(0, mr.exit(), "the corpus on MR:\n" + SimulatedCluster.tail(mr.console()));
+        Script datampi = cluster.hiveScript("corpus-datampi", "datampi", QueryCorpus.SETTINGS, Map.of(
+                "DATAMPI_JAVA_OPTS", "-XX:StartFlightRecording:filename=" + recordings + ",dumponexit=true,"
+                        + "jdk.FileRead#threshold=0ms,jdk.FileWrite#threshold=0ms -Xlog:jfr+startup=error"),
+                corpusScript("datampi"));
+        assertEquals(0, datampi.exit(), "the corpus on datampi:\n" + SimulatedCluster.tail(datampi.console()));
+        long datampiJobs = Pattern.compile("job_datampi\\w+").matcher(datampi.console()).results()
+                .map(MatchResult::group).distinct().count();
+        assertTrue(datampiJobs >= QueryCorpus.queries().size(), "every query ran datampi stages: " + datampiJobs);
+
+        Map<String, List<String>> expected = sections(mr.rows());
+        Map<String, List<String>> actual = sections(datampi.rows());
+        assertEquals(expected.keySet(), actual.keySet(), "both engines ran every section");
+        List<String> wrong = new ArrayList<>();
+        for (QueryCorpus.Query query : QueryCorpus.queries()) {
+            List<String> rows = expected.get(query.name());
+            assertFalse(rows.isEmpty(), "MR returns rows for " + query);
+            boolean equal = query.ordered() ? rows.equals(actual.get(query.name()))
+                    : sorted(rows).equals(sorted(actual.get(query.name())));
+            if (!equal) {
+                wrong.add(query.name());
+            }
+        }
+        expected.keySet().stream().filter(section -> section.contains(CHECK))
+                .filter(section -> !sorted(expected.get(section)).equals(sorted(actual.get(section))))
+                .forEach(wrong::add);
+        assertTrue(wrong.isEmpty(), "datampi's rows differ from MR's in " + wrong + "; see "
+                + cluster.logs().resolve("corpus-datampi.out") + " and corpus-mr.out");
+
+        for (int host = 1; host <= HOSTS; host++) {
+            List<String> touched = filesRanksTouched("dmp" + host, recordings);
+            assertTrue(touched.stream().anyMatch(line -> line.startsWith("READ ") && line.endsWith(".jar"))
+                    && touched.stream().anyMatch(line -> line.startsWith("WRITE /tmp/")), "dmp" + host + "'s ranks "
+                    + "recorded what they read (their jars) and wrote (spills, job files): " + touched);
+            List<String> hiveHosts = theHiveHostsFiles(touched);
+            assertTrue(hiveHosts.isEmpty(), "ranks on dmp" + host + " touched the Hive host's files: " + hiveHosts);
+        }
+    }
+
+    /**
+     * The corpus as one HiveQL script on ENGINE: before each query's or check's rows, a line "corpus.section=NAME"
+     * (what SET prints); each query or write starts from the session's own settings (RESET).
+     */
+    private static List<String> corpusScript(String engine) {
+        List<String> script = new ArrayList<>();
+        for (QueryCorpus.Query query : QueryCorpus.queries()) {
+            script.addAll(List.of("RESET", "SET hive.execution.engine=" + engine, "SET " + SECTION + "=" + query.name(),
+                    "SET " + SECTION));
+            script.addAll(query.statements());
+        }
+        for (QueryCorpus.Write write : QueryCorpus.writes()) {
+            script.addAll(List.of("RESET", "SET hive.execution.engine=" + engine));
+            script.addAll(write.statementsFor(engine));
+            List<String> checks = write.checksFor(engine);
+            for (int i = 0; i < checks.size(); i++) {
+                script.addAll(List.of("SET " + SECTION + "=" + write.name() + CHECK + i, "SET " + SECTION,
+                        checks.get(i)));
+            }
+        }
+        return script;
+    }
+
+    /** A script's stdout cut at its section lines: each section's rows by its name. */
+    private static Map<String, List<String>> sections(String stdout) {
+        Map<String, List<String>> sections = new LinkedHashMap<>();
+        List<String> rows = new ArrayList<>();
+        for (String line : stdout.lines().toList()) {
+            if (line.startsWith(SECTION + "=")) {
+                rows = new ArrayList<>();
+                sections.put(line.substring(SECTION.length() + 1), rows);
+            } else {
+                rows.add(line);
+            }
+        }
+        return sections;
+    }
+
+    /** What the ranks on HOST read and wrote: "READ path" and "WRITE path" lines, from their JFR recordings. */
+    private List<String> filesRanksTouched(String host, String recordings) throws Exception {
+        Result printed = cluster.exec("corpus-files-" + host, host, "bash", "-c", "shopt -s nullglob; for f in "
+                + recordings + "*.jfr; do jfr print --events jdk.FileRead,jdk.FileWrite \"$f\"; done | awk "
+                + "'/^jdk.FileRead/ { kind = \"READ\" } /^jdk.FileWrite/ { kind = \"WRITE\" } "
+                + "/^ *path = / { sub(/^ *path = \"/, \"\"); sub(/\"$/, \"\"); print kind, $0 }' | sort -u");
+        assertEquals(0, printed.exit(), printed.output());
+        return printed.output().lines().toList();
+    }
+
+    /**
+     * The Hive host's own files, in what ranks touched (TOUCHED: "READ path" and "WRITE path"): anything in the state
+     * directory (every host has one, private; on the Hive host it holds the metastore, the local scratch directory and
+     * the downloaded resources; no rank has business in any), and anything read from /tmp outside the entries of /tmp
+     * the ranks wrote into themselves (their spill and job directories; anything else there is another program's).
+     */
+    private static List<String> theHiveHostsFiles(List<String> touched) {
+        String state = SimulatedCluster.HOME.resolve("state") + "/";
+        List<String> ranksOwn = touched.stream().filter(line -> line.startsWith("WRITE /tmp/"))
+                .map(line -> tmpEntry(line.substring("WRITE ".length()))).distinct().toList();
+        return touched.stream().filter(line -> {
+            String path = line.substring(line.indexOf(' ') + 1);
+            return path.startsWith(state) || path.startsWith("/tmp/") && !ranksOwn.contains(tmpEntry(path));
+        }).toList();
+    }
+
+    /** /tmp/A/B/C -> /tmp/A. */
+    private static String tmpEntry(String path) {
+        int end = path.indexOf('/', "/tmp/".length());
+        return end < 0 ? path : path.substring(0, end);
+    }
+
     @Test
     void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
         cluster.assertTpchAnswersAsDuckDb("orc");
@@ -173,7 +317,4 @@ class ClusterSimIT {
                 .toList();
     }
 
-    private static List<String> sorted(List<String> rows) {
-        return rows.stream().sorted().toList();
-    }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.fs.FileUtil;
@@ -26,6 +27,8 @@ import org.datampi.bench.tpch.TpchQuery;
  */
 final class SimulatedCluster implements AutoCloseable {
     static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
+    /** The cluster's file system: the NameNode on dmp1. */
+    static final String HDFS = "hdfs://dmp1:9000";
     private static final double TPCH_SCALE = 0.01;
 
     private final int hosts;
@@ -81,6 +84,36 @@ final class SimulatedCluster implements AutoCloseable {
                 "SET hive.execution.engine=mr; " + sql);
     }
 
+    /**
+     * A HiveQL script on dmp1 against the cluster on ENGINE (datampi, or mr as in hiveOnMr), with SETTINGS given as
+     * --hiveconf and ENVIRONMENT added to the session's (and so its ranks'). Result rows (stdout) are kept apart from
+     * the console (stderr): NAME.out and NAME.log.
+     */
+    Script hiveScript(String name, String engine, Map<String, String> settings, Map<String, String> environment,
+            List<String> statements) throws IOException, InterruptedException {
+        Path file = logs.resolve(name + ".sql");
+        Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
+        List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/cluster-sim").toString(), "hive"));
+        if (engine.equals("mr")) {
+            command.addAll(List.of("--hiveconf", "mapreduce.framework.name=local", "--hiveconf",
+                    "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging"));
+        }
+        settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
+        command.addAll(List.of("--hiveconf", "hive.execution.engine=" + engine, "-f", file.toString()));
+        Path out = logs.resolve(name + ".out");
+        Path console = logs.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile())
+                .redirectOutput(out.toFile()).redirectError(console.toFile());
+        builder.environment().putAll(environment);
+        int exit = await(builder.start(), command, console);
+        return new Script(exit, Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(console, StandardCharsets.UTF_8));
+    }
+
+    /** A script's exit code, its stdout (result rows) and its console. */
+    record Script(int exit, String rows, String console) {
+    }
+
     Result exec(String name, String host, String... command) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of("bin/cluster-sim", "exec", host));
         line.addAll(List.of(command));
@@ -105,7 +138,7 @@ final class SimulatedCluster implements AutoCloseable {
         Result put = run("tpch-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/tpch-sf0_01");
         assertEquals(0, put.exit(), "the generated files go into HDFS:\n" + put.output());
         Result load = run("tpch-load", "bin/cluster-sim", "run", "tpch-load", "--scale", "0.01", "--data",
-                "hdfs://dmp1:9000/tpch-sf0_01", "--format", format);
+                HDFS + "/tpch-sf0_01", "--format", format);
         assertEquals(0, load.exit(), "bin/tpch-load on the cluster:\n" + tail(load.output()));
         Path out = logs.resolve("tpch-out");
         Result run = run("tpch-run", "bin/cluster-sim", "run", "tpch-run", "--scale", "0.01", "--format", format,
@@ -145,11 +178,16 @@ final class SimulatedCluster implements AutoCloseable {
         Path log = logs.resolve(name + ".log");
         Process process = new ProcessBuilder(line).directory(HOME.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
+        int exit = await(process, line, log);
+        return new Result(exit, Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private static int await(Process process, List<String> command, Path log) throws InterruptedException {
         if (!process.waitFor(10, TimeUnit.MINUTES)) {
             process.destroyForcibly();
             throw new AssertionError(String.join(" ", command) + " did not end within 10 minutes; see " + log);
         }
-        return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        return process.exitValue();
     }
 
     static String tail(String text) {
