@@ -34,6 +34,10 @@ public final class ShuffleBench {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
         Path home = Path.of(options.get("--home"));
+        if (options.containsKey("--cluster")) {
+            ClusterShuffleBench.main(home, findShuffleJar(home), options);
+            return;
+        }
         long pairs = Long.parseLong(options.getOrDefault("--pairs", "10000000"));
         int procs = Integer.parseInt(options.getOrDefault("--procs", "2"));
         String heap = options.getOrDefault("--heap", "2g");
@@ -102,21 +106,22 @@ public final class ShuffleBench {
         System.out.println(shuffleRatio);
         System.out.println(ratio);
         if (options.containsKey("--record")) {
-            record(Path.of(options.get("--record")), String.format(Locale.ROOT,
+            record(Path.of(options.get("--record")), BEGIN_MARK, END_MARK, String.format(Locale.ROOT,
                     "Made by `bin/shuffle-bench --pairs %d --procs %d --heap %s` on %s (%d cores):%n%n%s%n```%n%s%n%s%n```%n",
                     pairs, procs, heap, LocalDate.now(), Runtime.getRuntime().availableProcessors(), table,
                     shuffleRatio, ratio));
         }
     }
 
-    private static void record(Path file, String section) throws IOException {
+    /** Replaces FILE's section between BEGIN and END with SECTION. */
+    static void record(Path file, String beginMark, String endMark, String section) throws IOException {
         String text = Files.readString(file);
-        int begin = text.indexOf(BEGIN_MARK);
-        int end = text.indexOf(END_MARK);
+        int begin = text.indexOf(beginMark);
+        int end = text.indexOf(endMark);
         if (begin < 0 || end < begin) {
-            throw new IllegalStateException(file + " has no " + BEGIN_MARK + " ... " + END_MARK + " section");
+            throw new IllegalStateException(file + " has no " + beginMark + " ... " + endMark + " section");
         }
-        Files.writeString(file, text.substring(0, begin + BEGIN_MARK.length()) + "\n" + section
+        Files.writeString(file, text.substring(0, begin + beginMark.length()) + "\n" + section
                 + text.substring(end), StandardCharsets.UTF_8);
     }
 
@@ -125,7 +130,7 @@ public final class ShuffleBench {
                 peakRss / 1e6);
     }
 
-    private static Run run(String name, List<String> command) throws IOException, InterruptedException {
+    static Run run(String name, List<String> command) throws IOException, InterruptedException {
         System.err.println("shuffle-bench: running " + name);
         Path out = Files.createTempFile("shuffle-bench-" + name, ".out");
         long start = System.nanoTime();
@@ -150,21 +155,27 @@ public final class ShuffleBench {
 
     private static Path findShuffleJar(Path home) throws IOException {
         try (var files = Files.list(home.resolve("datampi-shuffle/target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("datampi-shuffle-.*\\.jar")).findFirst()
+            return files.filter(p -> p.getFileName().toString().matches("datampi-shuffle-.*\\.jar")
+                    && !p.getFileName().toString().endsWith("-tests.jar")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("datampi-shuffle is not built; run bin/setup"));
         }
     }
 
 
+    /** Options as "--key value", and the flag --cluster. */
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            options.put(args[i], args[i + 1]);
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--cluster")) {
+                options.put(args[i], "true");
+            } else if (i + 1 < args.length) {
+                options.put(args[i], args[++i]);
+            }
         }
         return options;
     }
 
-    private record Run(double seconds, List<BenchLine> parsed) {
+    record Run(double seconds, List<BenchLine> parsed) {
         List<BenchLine> lines(String kind) {
             List<BenchLine> matching = parsed.stream().filter(l -> l.kind.equals(kind)).toList();
             if (matching.isEmpty()) {
@@ -175,7 +186,7 @@ public final class ShuffleBench {
     }
 
     /** A result line: {@code BENCH kind key=value ...}. */
-    private record BenchLine(String kind, Map<String, String> values) {
+    record BenchLine(String kind, Map<String, String> values) {
         static BenchLine parse(String line) {
             String[] fields = line.split(" ");
             Map<String, String> values = new HashMap<>();

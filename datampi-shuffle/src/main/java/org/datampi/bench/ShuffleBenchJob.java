@@ -11,7 +11,8 @@ import org.datampi.runtime.ProcessMemory;
 
 /**
  * The datampi side of bin/shuffle-bench: O tasks send {@link GeneratedRecords} as raw byte pairs; A tasks read
- * them through the sorted Recv() and print what they got. Arguments: {@code TOTAL_PAIRS SEED}.
+ * them through the sorted Recv() and print what they got. Arguments: {@code TOTAL_PAIRS SEED [VALUE_BYTES]} (values of
+ * GeneratedRecords.VALUE_BYTES unless given: larger values make a shuffle bound by the network rather than the CPU).
  */
 public final class ShuffleBenchJob {
     private ShuffleBenchJob() {
@@ -20,6 +21,7 @@ public final class ShuffleBenchJob {
     public static void main(String[] args) throws MPI_D_Exception {
         long totalPairs = Long.parseLong(args[0]);
         long seed = Long.parseLong(args[1]);
+        int valueBytes = args.length > 2 ? Integer.parseInt(args[2]) : GeneratedRecords.VALUE_BYTES;
         MPI_D.Init(args, MPI_D.Mode.Common, Map.of(MpidConf.KEY_CLASS, MpidConf.BYTES,
                 MpidConf.VALUE_CLASS, MpidConf.BYTES));
         if (MPI_D.COMM_BIPARTITE_O != null) {
@@ -30,7 +32,7 @@ public final class ShuffleBenchJob {
             for (long i = 0, n = share(totalPairs, tasks, task); i < n; i++) {
                 int length = records.nextKey();
                 byte[] key = Arrays.copyOf(records.key(), length);
-                MPI_D.Send(key, GeneratedRecords.valueFor(key, length));
+                MPI_D.Send(key, GeneratedRecords.valueFor(key, length, valueBytes));
             }
             System.out.println("BENCH o-end task=" + task + " epochMillis=" + System.currentTimeMillis());
         } else if (MPI_D.COMM_BIPARTITE_A != null) {

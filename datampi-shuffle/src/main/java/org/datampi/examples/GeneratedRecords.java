@@ -33,9 +33,21 @@ public final class GeneratedRecords {
 
     /** A value derived from the key, so that a receiver can check every pair it gets. */
     public static byte[] valueFor(byte[] key, int keyLength) {
-        byte[] value = new byte[VALUE_BYTES];
-        for (int i = 0; i < VALUE_BYTES; i++) {
+        return valueFor(key, keyLength, VALUE_BYTES);
+    }
+
+    /**
+     * A value of LENGTH bytes derived from the key: valueFor's VALUE_BYTES, repeated. Repeated by copying, so that
+     * large values cost the generator little beside the shuffle that moves them.
+     */
+    public static byte[] valueFor(byte[] key, int keyLength, int length) {
+        byte[] value = new byte[length];
+        int head = Math.min(length, VALUE_BYTES);
+        for (int i = 0; i < head; i++) {
             value[i] = (byte) (key[i % keyLength] * 31 + i);
+        }
+        for (int filled = head; filled < length; filled *= 2) {
+            System.arraycopy(value, 0, value, filled, Math.min(filled, length - filled));
         }
         return value;
     }

@@ -1,0 +1,185 @@
+package org.datampi.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.datampi.bench.ShuffleBench.BenchLine;
+import org.datampi.bench.ShuffleBench.Run;
+
+/**
+ * bin/shuffle-bench --cluster: the shuffle between ranks on two simulated hosts (bin/cluster-sim, one rank each,
+ * TCP over a bridge), with every host's link shaped by tc to each rate asked for, the way the paper's testbed was
+ * limited by its 1 GigE. For each rate it runs the datampi shuffle (ShuffleBenchJob, one O and one A task per rank)
+ * and the raw MPI all-to-all of the same bytes, and reports the achieved link bandwidth as a share of the shaped
+ * rate: the bytes that left the busiest host's eth0 (its kernel counters, headers included, as the shaper counts
+ * them) over the time they took. Half of each rank's pairs go to the other host, so a link carries a quarter of the
+ * pairs each way.
+ *
+ * <p>The datampi shuffle's sending window is its first O task's start to its first A task's start (every O task has
+ * flushed its sends by then); its whole shuffle ends with the last A task, after the merge. The simulated cluster is
+ * brought up here and taken down at the end; one must not be up already.
+ */
+final class ClusterShuffleBench {
+    static final String BEGIN_MARK = "<!-- shuffle-bench-cluster:begin -->";
+    static final String END_MARK = "<!-- shuffle-bench-cluster:end -->";
+    private static final List<String> HOSTS = List.of("dmp1", "dmp2");
+    private static final int RAW_BLOCK_BYTES = 262_144;
+
+    private final Path home;
+    private final Path shuffleJar;
+    private final Path hostfile;
+
+    private ClusterShuffleBench(Path home, Path shuffleJar, Path hostfile) {
+        this.home = requireNonNull(home, "home is null");
+        this.shuffleJar = requireNonNull(shuffleJar, "shuffleJar is null");
+        this.hostfile = requireNonNull(hostfile, "hostfile is null");
+    }
+
+    static void main(Path home, Path shuffleJar, Map<String, String> options) throws Exception {
+        long pairs = Long.parseLong(options.getOrDefault("--pairs", "250000"));
+        int valueBytes = Integer.parseInt(options.getOrDefault("--value-bytes", "4000"));
+        String heap = options.getOrDefault("--heap", "2g");
+        List<String> links = List.of(options.getOrDefault("--links", "1gbit,10gbit").split(","));
+        Path work = Files.createDirectories(home.resolve("target/shuffle-bench"));
+        Path hostfile = work.resolve("hostfile");
+        Files.write(hostfile, HOSTS.stream().map(host -> host + " slots=1").toList(), StandardCharsets.UTF_8);
+        ClusterShuffleBench bench = new ClusterShuffleBench(home, shuffleJar, hostfile);
+
+        System.err.printf("shuffle-bench: %,d pairs with %d-byte values between 2 simulated hosts, links %s%n",
+                pairs, valueBytes, links);
+        bench.clusterSim("up", "--hosts", String.valueOf(HOSTS.size()));
+        StringBuilder rows = new StringBuilder();
+        List<String> shares = new ArrayList<>();
+        long shuffleBytes = 0;
+        try {
+            for (String link : links) {
+                bench.clusterSim("link", link);
+                Measured datampi = bench.datampi(pairs, valueBytes, heap);
+                shuffleBytes = datampi.payloadBytes;
+                Measured raw = bench.raw(datampi.payloadBytes, heap);
+                double rate = bytesPerSecond(link);
+                rows.append(datampi.row(link, "datampi-shuffle, sending (first O start to first A start)", rate));
+                rows.append(String.format(Locale.ROOT, "| %s | datampi-shuffle, whole shuffle (to the last A end) "
+                        + "| %.2f | %.0f | %.0f%% |%n", link, datampi.wholeSeconds,
+                        datampi.wireBytes / datampi.wholeSeconds / 1e6, 100 * datampi.wireBytes
+                                / datampi.wholeSeconds / rate));
+                rows.append(raw.row(link, "raw MPI all-to-all of the same bytes (JNI, no sort)", rate));
+                shares.add(String.format(Locale.ROOT, "link_share_%s=%.2f", link,
+                        datampi.wireBytes / datampi.seconds / rate));
+            }
+        } finally {
+            bench.clusterSim("link", "off");
+            bench.clusterSim("down");
+        }
+        String table = String.format(Locale.ROOT, "%,d pairs (%.0f MB of keys and values, values of %d bytes), "
+                + "2 hosts with one rank each / 2 O and 2 A tasks, %s heap per rank; each link carries about a "
+                + "quarter of the bytes each way%n%n"
+                + "| link | path | s | busiest link MB/s | share of the link |%n|---|---|---:|---:|---:|%n%s",
+                pairs, shuffleBytes / 1e6, valueBytes, heap, rows);
+        System.out.print(table);
+        shares.forEach(System.out::println);
+        if (options.containsKey("--record")) {
+            ShuffleBench.record(Path.of(options.get("--record")), BEGIN_MARK, END_MARK, String.format(Locale.ROOT,
+                    "Made by `bin/shuffle-bench --cluster --pairs %d --value-bytes %d --heap %s --links %s` on %s "
+                            + "(%d cores):%n%n%s%n```%n%s%n```%n", pairs, valueBytes, heap, String.join(",", links),
+                    LocalDate.now(), Runtime.getRuntime().availableProcessors(), table, String.join("\n", shares)));
+        }
+    }
+
+    /** The datampi shuffle across the hosts: one O and one A task per rank. */
+    private Measured datampi(long pairs, int valueBytes, String heap) throws IOException, InterruptedException {
+        long[] before = txBytes();
+        Run run = onDmp1("datampi", "bin/mpidrun", "-f", hostfile.toString(), "-mode", "COM", "-O", "2", "-A", "2",
+                "-np", "2", "--heap", heap, "-jar", shuffleJar.toString(), ShuffleBenchJob.class.getName(),
+                String.valueOf(pairs), "42", String.valueOf(valueBytes));
+        long wire = busiest(before, txBytes());
+        long oStart = run.lines("o-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
+        long aStart = run.lines("a-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
+        long aEnd = run.lines("a-end").stream().mapToLong(l -> l.getLong("epochMillis")).max().orElseThrow();
+        long received = run.lines("a-end").stream().mapToLong(l -> l.getLong("pairs")).sum();
+        if (received != pairs) {
+            throw new IllegalStateException("The A tasks received " + received + " pairs of " + pairs);
+        }
+        long payload = run.lines("a-end").stream().mapToLong(l -> l.getLong("bytes")).sum();
+        return new Measured((aStart - oStart) / 1e3, (aEnd - oStart) / 1e3, wire, payload);
+    }
+
+    /** The raw all-to-all of BYTES across the hosts: its time between the barriers around the exchange. */
+    private Measured raw(long bytes, String heap) throws IOException, InterruptedException {
+        long[] before = txBytes();
+        Run run = onDmp1("raw", "bin/mpidrun", "-f", hostfile.toString(), "--plain-mpi", "-np", "2", "--heap", heap,
+                "-jar", shuffleJar.toString(), RawAllToAll.class.getName(), String.valueOf(bytes),
+                String.valueOf(RAW_BLOCK_BYTES));
+        long wire = busiest(before, txBytes());
+        double seconds = run.lines("raw").stream().mapToLong(l -> l.getLong("nanos")).max().orElseThrow() / 1e9;
+        return new Measured(seconds, seconds, wire, run.lines("raw").stream().mapToLong(l -> l.getLong("bytes")).sum());
+    }
+
+    /** Every host's transmitted bytes on eth0, from its kernel's counters. */
+    private long[] txBytes() throws IOException, InterruptedException {
+        long[] counters = new long[HOSTS.size()];
+        for (int i = 0; i < counters.length; i++) {
+            Process process = new ProcessBuilder(home.resolve("bin/cluster-sim").toString(), "exec", HOSTS.get(i),
+                    "cat", "/sys/class/net/eth0/statistics/tx_bytes").redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("Cannot read " + HOSTS.get(i) + "'s eth0 counters");
+            }
+            counters[i] = Long.parseLong(out);
+        }
+        return counters;
+    }
+
+    private static long busiest(long[] before, long[] after) {
+        long most = 0;
+        for (int i = 0; i < before.length; i++) {
+            most = Math.max(most, after[i] - before[i]);
+        }
+        return most;
+    }
+
+    private Run onDmp1(String name, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(home.resolve("bin/cluster-sim").toString(), "exec", "dmp1"));
+        line.addAll(List.of(command));
+        return ShuffleBench.run(name, line);
+    }
+
+    private void clusterSim(String... arguments) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(home.resolve("bin/cluster-sim").toString()));
+        line.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(line).inheritIO().start();
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("bin/cluster-sim " + String.join(" ", arguments) + " failed");
+        }
+    }
+
+    /** A tc rate (1gbit, 100mbit, ...) in bytes per second. */
+    static double bytesPerSecond(String rate) {
+        String lower = rate.toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, Double> unit : Map.of("gbit", 1e9, "mbit", 1e6, "kbit", 1e3).entrySet()) {
+            if (lower.endsWith(unit.getKey())) {
+                return Double.parseDouble(lower.substring(0, lower.length() - unit.getKey().length()))
+                        * unit.getValue() / 8;
+            }
+        }
+        throw new IllegalArgumentException("--links takes rates like 1gbit or 100mbit, got '" + rate + "'");
+    }
+
+    /** One path's run: its time, the bytes that left the busiest host, and the pairs' bytes it moved in all. */
+    private record Measured(double seconds, double wholeSeconds, long wireBytes, long payloadBytes) {
+        String row(String link, String path, double rate) {
+            return String.format(Locale.ROOT, "| %s | %s | %.2f | %.0f | %.0f%% |%n", link, path, seconds,
+                    wireBytes / seconds / 1e6, 100 * wireBytes / seconds / rate);
+        }
+    }
+}
