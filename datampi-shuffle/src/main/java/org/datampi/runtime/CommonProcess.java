@@ -109,7 +109,9 @@ public final class CommonProcess {
     }
 
     private void run() {
-        Path localDir = settings.localDir().resolve("datampi-" + launch.jobId()).resolve("rank-" + rank);
+        RankDirectory.sweep(settings.localDir());
+        RankDirectory directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);
+        Path localDir = directory.path();
         SpillFiles spillFiles = new SpillFiles(localDir);
         Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
         Runtime.getRuntime().addShutdownHook(spillCleanup);
@@ -143,6 +145,7 @@ public final class CommonProcess {
             JobAbort.abort(rank, t, spillFiles::close);
         }
         spillFiles.close();
+        directory.close();
         Runtime.getRuntime().removeShutdownHook(spillCleanup);
         try {
             // The job's directory on this host goes with its last rank here.

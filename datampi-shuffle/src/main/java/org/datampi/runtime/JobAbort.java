@@ -7,12 +7,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends the whole job on the first error of any thread of this rank: the error (rank, task, message) goes to stderr
- * and the rank's log, this rank's spill files are removed, and MPI_Abort makes the launcher stop every other rank.
+ * Ends the whole job on the first error of any thread of this rank: the error (rank, host, task, message) and the
+ * tail of the rank's log go to stderr ({@link RankFailureLines}), the error to the rank's log, this rank's spill
+ * files are removed, and MPI_Abort makes the launcher stop every other rank.
  */
 final class JobAbort {
     private static final Logger LOG = LoggerFactory.getLogger(JobAbort.class);
     private static final AtomicBoolean ABORTING = new AtomicBoolean();
+    private static final int TAIL_LINES = 8;
 
     private JobAbort() {
     }
@@ -22,15 +24,23 @@ final class JobAbort {
             return;
         }
         Throwable root = cause instanceof TaskFailedException && cause.getCause() != null ? cause.getCause() : cause;
-        String where = cause instanceof TaskFailedException ? cause.getMessage().replaceFirst(" failed: .*", "")
+        String where = cause instanceof TaskFailedException ? cause.getMessage().replaceFirst("(?s) failed: .*", "")
                 : "runtime";
         Throwable innermost = root;
         while (innermost.getCause() != null && innermost.getCause() != innermost) {
             innermost = innermost.getCause();
         }
         // Frameworks wrap the real cause (Hive: "Hive Runtime Error while processing row"); name both.
-        System.err.println("datampi: job failed on rank " + rank + " (" + ThisHost.NAME + "), " + where + ": " + root
-                + (innermost == root ? "" : " (caused by " + innermost + ")"));
+        // On one line: messages may span several (Hive's name the split's paths on lines of their own), and the
+        // launcher's reader takes the first line as the failure.
+        System.err.println(oneLine(RankFailureLines.FAILED + rank + " (" + ThisHost.NAME + "), " + where + ": " + root
+                + (innermost == root ? "" : " (caused by " + innermost + ")")));
+        // What the rank logged before the failure (its log is on its own host): the tail is read before the failure
+        // is logged, so that it shows what led up to it rather than the stack trace printed just above.
+        RankLog.current().ifPresent(log -> {
+            System.err.println(RankFailureLines.LOG + ThisHost.NAME + ":" + log.path() + ", last lines:");
+            log.tail(TAIL_LINES).forEach(line -> System.err.println(RankFailureLines.LOG + "| " + line));
+        });
         root.printStackTrace(System.err);
         System.err.flush();
         LOG.error("Job failed on rank {} ({}), {}", rank, ThisHost.NAME, where, root);
@@ -40,5 +50,9 @@ final class JobAbort {
             LOG.warn("Cleanup after the failure failed", e);
         }
         Mpi.abort(1);
+    }
+
+    static String oneLine(String text) {
+        return text.replaceAll("\\s*\\R\\s*", " ");
     }
 }

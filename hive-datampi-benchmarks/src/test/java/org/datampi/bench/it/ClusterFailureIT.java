@@ -86,6 +86,11 @@ class ClusterFailureIT {
             assertTrue(noRanksWithin(host, 30), "no rank and no MPI daemon is left on " + host + ": "
                     + processesOn(host, "org.datampi.runtime.CommonProcess|orted"));
         }
+        // The killed ranks' spills and job files included: mpidrun sweeps every host after a failed job.
+        for (String host : List.of("dmp1", "dmp2", "dmp3")) {
+            assertTrue(noRankDirectoriesWithin(host, 30), "no rank's local directory is left on " + host + ": "
+                    + rankDirectoriesOn(host));
+        }
         Result target = cluster.hive("target-after-" + fault.replace(' ', '-'), "SELECT * FROM target;");
         assertEquals(List.of("before\t0"), target.output().lines().filter(line -> line.contains("\t")).toList(),
                 "the target table keeps its rows:\n" + target.output());
@@ -117,6 +122,22 @@ class ClusterFailureIT {
             TimeUnit.SECONDS.sleep(1);
         }
         return false;
+    }
+
+    private boolean noRankDirectoriesWithin(String host, int seconds) throws Exception {
+        for (int i = 0; i < seconds; i++) {
+            if (rankDirectoriesOn(host).isBlank()) {
+                return true;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        return false;
+    }
+
+    /** The ranks' local directories on a host: mpid.local.dir is the host's private /tmp. */
+    private String rankDirectoriesOn(String host) throws Exception {
+        return cluster.exec("rank-dirs-" + host, host, "bash", "-c", "ls -d /tmp/datampi-*/rank-* 2>/dev/null; true")
+                .output().strip();
     }
 
     /**

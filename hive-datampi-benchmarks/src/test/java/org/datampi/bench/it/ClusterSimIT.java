@@ -92,6 +92,26 @@ class ClusterSimIT {
     }
 
     /**
+     * A rank that fails sends its cause and the tail of its log, which stays on its host, to Hive's FAILED line: rank,
+     * host, task and cause on one line, then the log's host and path and its last lines.
+     */
+    @Test
+    void aFailingRanksCauseAndLogTailReachTheFailedLine() throws Exception {
+        Result failed = cluster.hive("failing-rank", "SET hive.fetch.task.conversion=none; "
+                + "SELECT page, assert_true(duration < 12) FROM visits;");
+        assertTrue(failed.exit() != 0, "the query fails:\n" + failed.output());
+        Matcher line = Pattern.compile("FAILED: .*datampi: job failed on rank (\\d+) \\((dmp\\d)\\), O task \\d+: "
+                + ".*ASSERT_TRUE\\(\\): assertion failed.*\n(dmp\\d):(\\S+/rank-(\\d+)\\.log), last lines:\n\\| .*")
+                .matcher(failed.output());
+        assertTrue(line.find(), "the FAILED line names rank, host, task and cause, then the rank's log:\n"
+                + failed.output());
+        assertEquals(line.group(2), line.group(3), "the log is on the failing rank's host");
+        assertEquals(line.group(1), line.group(5), "the failing rank's own log");
+        Result log = cluster.exec("failing-rank-log", line.group(3), "grep", "-c", "ASSERT_TRUE", line.group(4));
+        assertEquals(0, log.exit(), "the log is where the line says, on " + line.group(3) + ":\n" + log.output());
+    }
+
+    /**
      * Hive's local task writes a map join's hash tables into the Hive host's private scratch directory; its driver
      * uploads them to HDFS as one archive per stage. Rank 0 must read that archive once (the NameNode's audit log
      * counts the opens) and broadcast it to all six ranks, whose O tasks then join on every host.

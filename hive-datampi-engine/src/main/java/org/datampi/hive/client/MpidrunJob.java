@@ -2,15 +2,22 @@ package org.datampi.hive.client;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.datampi.runtime.RankFailureLines;
 
 /** One stage running on a {@link RankPool}: its progress, the first error it reports, its milestones. */
 final class MpidrunJob {
     private static final Pattern PROGRESS =
             Pattern.compile("datampi: O tasks (\\d+)/(\\d+) done, A tasks (\\d+)/(\\d+) done");
+
+    /** The failing rank's log tail: a line naming the log, then its last lines (JobAbort sends 8). */
+    private static final int MAX_LOG_LINES = 9;
 
     enum State { RUNNING, SUCCEEDED, FAILED, KILLED }
 
@@ -21,6 +28,8 @@ final class MpidrunJob {
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
+    /** Written by the rank pool's reader thread, read by the job's waiter. */
+    private final List<String> failingRankLog = new CopyOnWriteArrayList<>();
     private volatile boolean killed;
     private volatile long ranksUp;
     private volatile long oPhaseDone;
@@ -51,6 +60,9 @@ final class MpidrunJob {
         } else if (firstError == null && (line.startsWith("datampi: ")
                 || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
             firstError = line;
+        } else if (firstError != null && line.startsWith(RankFailureLines.LOG)
+                && failingRankLog.size() < MAX_LOG_LINES) {
+            failingRankLog.add(line.substring(RankFailureLines.LOG.length()));
         }
     }
 
@@ -102,9 +114,13 @@ final class MpidrunJob {
         return pool.logDir();
     }
 
-    /** The first error a rank or the launcher reported, for the user. */
+    /**
+     * The first error a rank or the launcher reported, for the user, with the failing rank's log tail when it sent one
+     * (its log stays on its host).
+     */
     Optional<String> failure() {
-        return Optional.ofNullable(firstError);
+        return Optional.ofNullable(firstError).map(error -> failingRankLog.isEmpty() ? error
+                : error + "\n" + String.join("\n", failingRankLog));
     }
 
     /** Stops the job, and with it the ranks that run it. */

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.datampi.runtime.RankFailureLines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +30,6 @@ final class RankPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RankPool.class);
     private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
     private static final Pattern JOB_DONE = Pattern.compile("^datampi: job (\\S+) done$");
-    /** What a rank prints before MPI_Abort (JobAbort in datampi-shuffle). */
-    private static final String RANK_FAILED = "datampi: job failed on rank ";
     /**
      * How long the launcher may take to end after a rank aborted. mpirun waits for every host's daemon to confirm
      * its ranks are gone; a host whose network is down never does.
@@ -109,7 +108,7 @@ final class RankPool implements AutoCloseable {
 
     private void observe(String line) {
         LOG.info("mpidrun: {}", line);
-        if (line.startsWith(RANK_FAILED)) {
+        if (line.startsWith(RankFailureLines.FAILED)) {
             stopIfStillRunningAfter(ABORT_GRACE_SECONDS);
         }
         synchronized (tail) {

@@ -52,8 +52,11 @@ class QueryFailureIT {
     void aUdfThatThrowsOnOneRowFailsTheQueryAndWritesNothing() throws Exception {
         String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
                 + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
-        assertTrue(error.contains("datampi: job failed on rank") && error.contains("O task")
-                && error.contains("ASSERT_TRUE"), error);
+        assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), O task \\d+: [^\n]*"
+                + "ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, task and the UDF's error on one "
+                + "line: " + error);
+        assertTrue(error.matches("(?s).*\\S+:\\S+/rank-\\d+\\.log, last lines:\n\\| .*"),
+                "the failing rank's log (host and path) and its last lines follow the cause: " + error);
         assertUnchangedAndHealthy();
     }
 

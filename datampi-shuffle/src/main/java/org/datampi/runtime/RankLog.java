@@ -1,0 +1,58 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * This rank's log file, where conf/datampi-log4j2.properties puts it: {@code <datampi.log.dir>/rank-<datampi.rank>.log}
+ * (mpidrun sets the first, {@link CommonProcess} the second).
+ */
+record RankLog(Path path) {
+    static final String LOG_DIR_PROPERTY = "datampi.log.dir";
+    /** How much of the log's end is read for its last lines: a failure report, not the whole log. */
+    private static final int TAIL_BYTES = 16_384;
+
+    RankLog {
+        requireNonNull(path, "path is null");
+    }
+
+    /** This rank's log, when the properties name one that exists. */
+    static Optional<RankLog> current() {
+        String dir = System.getProperty(LOG_DIR_PROPERTY);
+        String rank = System.getProperty(CommonProcess.RANK_PROPERTY);
+        if (dir == null || rank == null) {
+            return Optional.empty();
+        }
+        Path path = Path.of(dir, "rank-" + rank + ".log");
+        return Files.isReadable(path) ? Optional.of(new RankLog(path)) : Optional.empty();
+    }
+
+    /** The log's last LINES whole lines (fewer when it is short); none when it cannot be read. */
+    List<String> tail(int lines) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = channel.size();
+            long from = Math.max(0, size - TAIL_BYTES);
+            ByteBuffer end = ByteBuffer.allocate((int) (size - from));
+            while (end.hasRemaining() && channel.read(end, from + end.position()) >= 0) {
+                // Reads to the end as it was when opened.
+            }
+            List<String> all = Arrays.asList(new String(end.array(), 0, end.position(), StandardCharsets.UTF_8)
+                    .split("\n"));
+            // A line cut by the window's start is not shown.
+            List<String> whole = from > 0 && !all.isEmpty() ? all.subList(1, all.size()) : all;
+            return List.copyOf(whole.subList(Math.max(0, whole.size() - lines), whole.size()));
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}
