@@ -110,7 +110,13 @@ public final class CommonProcess {
 
     private void run() {
         RankDirectory.sweep(settings.localDir());
-        RankDirectory directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);
+        RankDirectory directory;
+        try {
+            directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);
+        } catch (RuntimeException e) {
+            JobAbort.abort(rank, e, () -> { });
+            return;
+        }
         Path localDir = directory.path();
         SpillFiles spillFiles = new SpillFiles(localDir);
         Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");

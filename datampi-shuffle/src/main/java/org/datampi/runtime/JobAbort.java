@@ -33,13 +33,13 @@ final class JobAbort {
         // Frameworks wrap the real cause (Hive: "Hive Runtime Error while processing row"); name both.
         // On one line: messages may span several (Hive's name the split's paths on lines of their own), and the
         // launcher's reader takes the first line as the failure.
-        System.err.println(oneLine(RankFailureLines.FAILED + rank + " (" + ThisHost.NAME + "), " + where + ": " + root
-                + (innermost == root ? "" : " (caused by " + innermost + ")")));
+        System.err.println(oneLine(RankFailureLines.failed(rank, ThisHost.NAME, where,
+                root + (innermost == root ? "" : " (caused by " + innermost + ")"))));
         // What the rank logged before the failure (its log is on its own host): the tail is read before the failure
         // is logged, so that it shows what led up to it rather than the stack trace printed just above.
         RankLog.current().ifPresent(log -> {
-            System.err.println(RankFailureLines.LOG + ThisHost.NAME + ":" + log.path() + ", last lines:");
-            log.tail(TAIL_LINES).forEach(line -> System.err.println(RankFailureLines.LOG + "| " + line));
+            System.err.println(RankFailureLines.logHeader(rank, ThisHost.NAME, log.path().toString()));
+            log.tail(TAIL_LINES).forEach(line -> System.err.println(RankFailureLines.logLine(rank, line)));
         });
         root.printStackTrace(System.err);
         System.err.flush();

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -31,6 +33,11 @@ public final class RankDirectory implements AutoCloseable {
     static final String OWNER = ".owner";
     private static final String JOB_PREFIX = "datampi-";
     private static final Logger LOG = LoggerFactory.getLogger(RankDirectory.class);
+    /**
+     * The owner files this process holds. Locks belong to the process, not to a channel, so this is what a process
+     * knows of its own: process-wide by nature.
+     */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
     private final Path path;
     private final FileChannel owner;
@@ -47,15 +54,30 @@ public final class RankDirectory implements AutoCloseable {
     static RankDirectory claim(Path localRoot, String jobId, int rank) {
         Path path = localRoot.resolve(JOB_PREFIX + jobId).resolve("rank-" + rank);
         try {
-            Files.createDirectories(path);
+            createDirectories(path);
             Path claiming = Files.createTempFile(path, OWNER, ".claiming");
             FileChannel channel = FileChannel.open(claiming, StandardOpenOption.WRITE);
             channel.lock();
-            Files.move(claiming, path.resolve(OWNER), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            Path owner = path.resolve(OWNER);
+            HELD.add(owner);
+            Files.move(claiming, owner, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new RankDirectory(path, channel);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the rank's local directory " + path + " (mpid.local.dir)", e);
+        }
+    }
+
+    /** Another rank's sweep may remove the job's directory between our two mkdirs while it is still empty. */
+    private static void createDirectories(Path path) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Files.createDirectories(path);
+                return;
+            } catch (NoSuchFileException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -76,6 +98,7 @@ public final class RankDirectory implements AutoCloseable {
     /** Releases the directory (its files are the caller's to remove). */
     @Override
     public void close() {
+        HELD.remove(path.resolve(OWNER));
         try {
             owner.close();
         } catch (IOException e) {
@@ -92,34 +115,37 @@ public final class RankDirectory implements AutoCloseable {
         int removed = 0;
         try (DirectoryStream<Path> jobs = Files.newDirectoryStream(localRoot, JOB_PREFIX + "*")) {
             for (Path job : jobs) {
-                if (!Files.isDirectory(job)) {
-                    continue;
-                }
-                try (DirectoryStream<Path> ranks = Files.newDirectoryStream(job, "rank-*")) {
-                    for (Path rank : ranks) {
-                        if (ownerIsGone(rank.resolve(OWNER))) {
-                            deleteTree(rank);
-                            removed++;
-                            LOG.info("Removed {}: its rank is gone", rank);
-                        }
-                    }
-                }
-                try {
-                    Files.deleteIfExists(job);
-                } catch (IOException e) {
-                    // Not empty: another rank's directory is in use.
-                }
+                removed += sweepJob(job);
             }
-        } catch (NoSuchFileException e) {
-            return removed;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // Never fails a rank: what is left now goes with a later sweep.
             LOG.warn("Cannot look for directories of gone ranks in {}", localRoot, e);
         }
         return removed;
     }
 
+    private static int sweepJob(Path job) {
+        int removed = 0;
+        try (DirectoryStream<Path> ranks = Files.newDirectoryStream(job, "rank-*")) {
+            for (Path rank : ranks) {
+                if (ownerIsGone(rank.resolve(OWNER))) {
+                    deleteTree(rank);
+                    removed++;
+                    LOG.info("Removed {}: its rank is gone", rank);
+                }
+            }
+            Files.deleteIfExists(job);
+        } catch (IOException | UncheckedIOException e) {
+            // Not a directory, not empty (a rank's directory in use), or removed by another rank's sweep meanwhile.
+            LOG.debug("Sweeping {}", job, e);
+        }
+        return removed;
+    }
+
     private static boolean ownerIsGone(Path ownerFile) {
-        if (!Files.isRegularFile(ownerFile)) {
+        // Probing a lock this process holds would release it (POSIX locks belong to the process, and closing any
+        // channel to the file drops them all).
+        if (HELD.contains(ownerFile) || !Files.isRegularFile(ownerFile)) {
             return false;
         }
         try (FileChannel channel = FileChannel.open(ownerFile, StandardOpenOption.WRITE)) {
@@ -129,9 +155,7 @@ public final class RankDirectory implements AutoCloseable {
             }
             lock.release();
             return true;
-        } catch (OverlappingFileLockException e) {
-            return false; // This process holds it: a rank of this JVM's.
-        } catch (IOException e) {
+        } catch (IOException | OverlappingFileLockException e) {
             return false;
         }
     }

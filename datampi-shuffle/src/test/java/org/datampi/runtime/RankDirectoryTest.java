@@ -15,12 +15,19 @@ class RankDirectoryTest {
     @TempDir
     Path root;
 
+    /**
+     * A sweep in the process that holds a directory keeps it, and keeps it locked: probing one's own lock would
+     * release it, and another process's sweep would then take it for a gone rank's.
+     */
     @Test
-    void aDirectoryInUseIsKept() throws IOException {
+    void aDirectoryInUseIsKeptAndStaysLocked() throws Exception {
         try (RankDirectory directory = RankDirectory.claim(root, "job_1", 0)) {
             Files.writeString(directory.path().resolve("spill-0"), "run");
             assertEquals(0, RankDirectory.sweep(root));
             assertTrue(Files.exists(directory.path().resolve("spill-0")));
+            Process probe = java("Probe", "FileChannel c = FileChannel.open(Path.of(a[0]), StandardOpenOption.WRITE); "
+                    + "System.exit(c.tryLock() == null ? 1 : 0);", directory.path().resolve(RankDirectory.OWNER));
+            assertEquals(1, probe.waitFor(), "another process cannot take the owner's lock");
         }
     }
 
@@ -34,17 +41,15 @@ class RankDirectoryTest {
         Files.createFile(owner);
         // Another JVM holds the owner's lock (a POSIX record lock, as FileChannel takes it) as a running rank would;
         // then it is killed.
-        Path holderSource = root.resolve("Holder.java");
-        Files.writeString(holderSource, "import java.nio.channels.FileChannel; import java.nio.file.*; "
-                + "class Holder { public static void main(String[] a) throws Exception { FileChannel c = "
-                + "FileChannel.open(Path.of(a[0]), StandardOpenOption.WRITE); c.lock(); System.out.println(\"locked\");"
-                + " Thread.sleep(600_000); } }");
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process holder = new ProcessBuilder(java.toString(), holderSource.toString(), owner.toString()).start();
-        String locked = new String(holder.getInputStream().readNBytes(6));
-        assertEquals("locked", locked, "the holder took the lock");
-        assertEquals(0, RankDirectory.sweep(root), "a running rank's directory is kept");
-        holder.destroyForcibly().waitFor();
+        Process holder = java("Holder", "FileChannel c = FileChannel.open(Path.of(a[0]), StandardOpenOption.WRITE); "
+                + "c.lock(); System.out.println(\"locked\"); Thread.sleep(600_000);", owner);
+        try {
+            String locked = new String(holder.getInputStream().readNBytes(6));
+            assertEquals("locked", locked, "the holder took the lock");
+            assertEquals(0, RankDirectory.sweep(root), "a running rank's directory is kept");
+        } finally {
+            holder.destroyForcibly().waitFor();
+        }
         assertEquals(1, RankDirectory.sweep(root));
         assertFalse(Files.exists(root.resolve("datampi-job_2")), "the job's directory goes with its last rank");
     }
@@ -54,5 +59,14 @@ class RankDirectoryTest {
         Path other = Files.createDirectories(root.resolve("datampi-job_3/rank-0"));
         assertEquals(0, RankDirectory.sweep(root));
         assertTrue(Files.exists(other));
+    }
+
+    /** Another JVM running BODY (with a = its arguments): a process of its own, as another rank is. */
+    private Process java(String name, String body, Path argument) throws IOException {
+        Path source = root.resolve(name + ".java");
+        Files.writeString(source, "import java.nio.channels.FileChannel; import java.nio.file.*; class " + name
+                + " { public static void main(String[] a) throws Exception { " + body + " } }");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return new ProcessBuilder(java.toString(), source.toString(), argument.toString()).start();
     }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
@@ -28,7 +29,9 @@ final class MpidrunJob {
     private volatile float mapProgress;
     private volatile float reduceProgress;
     private volatile String firstError;
-    /** Written by the rank pool's reader thread, read by the job's waiter. */
+    /** The rank the first error came from, if a rank's; only the rank pool's reader thread uses it. */
+    private OptionalInt failingRank = OptionalInt.empty();
+    /** That rank's log tail: written by the rank pool's reader thread, read by the job's waiter. */
     private final List<String> failingRankLog = new CopyOnWriteArrayList<>();
     private volatile boolean killed;
     private volatile long ranksUp;
@@ -60,9 +63,9 @@ final class MpidrunJob {
         } else if (firstError == null && (line.startsWith("datampi: ")
                 || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
             firstError = line;
-        } else if (firstError != null && line.startsWith(RankFailureLines.LOG)
-                && failingRankLog.size() < MAX_LOG_LINES) {
-            failingRankLog.add(line.substring(RankFailureLines.LOG.length()));
+            failingRank = RankFailureLines.failedRank(line);
+        } else if (failingRank.isPresent() && failingRankLog.size() < MAX_LOG_LINES) {
+            RankFailureLines.logTextOf(failingRank.getAsInt(), line).ifPresent(failingRankLog::add);
         }
     }
 
