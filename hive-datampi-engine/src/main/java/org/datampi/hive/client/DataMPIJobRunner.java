@@ -96,8 +96,12 @@ public final class DataMPIJobRunner implements ClientProtocol {
         List<String> jobArguments = List.of("--job-id", jobId.toString(), "-O", Integer.toString(plan.oTasks()),
                 "-A", Integer.toString(plan.aTasks()), DataMPIHiveApplication.class.getName(), jobSubmitDir,
                 jobId.toString());
+        long startTimeout = startTimeoutSeconds(job);
         MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), jobId.toString(),
                 jobArguments);
+        process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
+                + (job.get(DataMPISettings.HOSTFILE) == null ? ""
+                        : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
         RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, process);
         JOBS.put(jobId.toString(), running);
         return running.status();
@@ -131,6 +135,20 @@ public final class DataMPIJobRunner implements ClientProtocol {
                     + ": expected true or false");
         }
         return Boolean.parseBoolean(value);
+    }
+
+    private static long startTimeoutSeconds(JobConf job) {
+        String value = job.get(DataMPISettings.START_TIMEOUT, "120").trim();
+        try {
+            long seconds = Long.parseLong(value);
+            if (seconds > 0) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.START_TIMEOUT
+                + ": expected a positive number of seconds");
     }
 
     private static void addIfSet(List<String> command, String option, String value) {

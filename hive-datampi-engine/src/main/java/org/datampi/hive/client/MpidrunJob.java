@@ -7,6 +7,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -124,6 +127,33 @@ final class MpidrunJob {
     Optional<String> failure() {
         return Optional.ofNullable(firstError).map(error -> failingRankLog.isEmpty() ? error
                 : error + "\n" + String.join("\n", failingRankLog));
+    }
+
+    /**
+     * Fails the job, and stops the ranks, unless they start its first O task within SECONDS. A group whose launch
+     * hangs is otherwise waited for without end: MPI's daemons wait for a host that cannot be reached, and the ranks'
+     * own liveness checks start only with the job. HINT (the setting, the hostfile) ends the error.
+     */
+    void failUnlessStartedWithin(long seconds, String hint) {
+        Thread deadline = new Thread(() -> {
+            try {
+                exit.get(seconds, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                if (ranksUp == 0 && !exit.isDone()) {
+                    if (firstError == null) {
+                        firstError = "datampi: the ranks did not start job " + id + " within " + seconds + " s ("
+                                + hint + ")";
+                    }
+                    pool.kill();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                // Ended; nothing to watch.
+            }
+        }, "datampi-start-deadline-" + id);
+        deadline.setDaemon(true);
+        deadline.start();
     }
 
     /** Stops the job, and with it the ranks that run it. */

@@ -23,9 +23,11 @@ public final class DataMPISettings {
 
     /** Whether a session's stages share warm ranks (true) or each stage starts its own (false). */
     public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
+    /** Seconds a stage's ranks have to start its first O task before the stage fails (120). */
+    public static final String START_TIMEOUT = "hive.datampi.start.timeout";
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT);
 
     private DataMPISettings() {
     }

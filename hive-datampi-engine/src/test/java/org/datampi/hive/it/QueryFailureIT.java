@@ -84,6 +84,28 @@ class QueryFailureIT {
         assertUnchangedAndHealthy();
     }
 
+    /**
+     * Ranks that do not start a stage within hive.datampi.start.timeout fail it and are stopped: a launch that hangs
+     * (MPI's daemons waiting for a host that cannot be reached) is not waited for without end. A second is less than
+     * a new group needs here (mpirun, JVMs, MPI_Init, the job's set-up), so the deadline passes before the first O
+     * task. (Another heap than the session's makes the stage start a new group in place of the warm one.)
+     */
+    @Test
+    void ranksThatDoNotStartInTimeFailTheStageAndAreStopped() throws Exception {
+        hive.query("SET hive.datampi.heap=700m");
+        hive.query("SET hive.datampi.start.timeout=1");
+        try {
+            String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text").getMessage();
+            assertTrue(error.matches("(?s).*datampi: the ranks did not start job job_datampi\\S+ within 1 s "
+                    + "\\(hive.datampi.start.timeout=1\\).*"), error);
+        } finally {
+            // (RESET would keep them: Hive resets a key to its value in a fresh HiveConf, and these have none.)
+            hive.query("SET hive.datampi.start.timeout=120");
+            hive.query("SET hive.datampi.heap=768m");
+        }
+        assertUnchangedAndHealthy();
+    }
+
     private void assertUnchangedAndHealthy() throws InterruptedException {
         // First, before the next query starts ranks again: the failed job's ranks, warm or not, are gone.
         assertNoRankLeft();
