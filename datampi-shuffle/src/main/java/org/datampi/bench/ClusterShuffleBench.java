@@ -63,18 +63,15 @@ final class ClusterShuffleBench {
         try {
             for (String link : links) {
                 bench.clusterSim("link", link);
-                Measured datampi = bench.datampi(pairs, valueBytes, heap);
-                shuffleBytes = datampi.payloadBytes;
-                Measured raw = bench.raw(datampi.payloadBytes, heap);
+                DatampiRun datampi = bench.datampi(pairs, valueBytes, heap);
+                shuffleBytes = datampi.sending.payloadBytes;
+                Measured raw = bench.raw(shuffleBytes, heap);
                 double rate = bytesPerSecond(link);
-                rows.append(datampi.row(link, "datampi-shuffle, sending (first O start to first A start)", rate));
-                rows.append(String.format(Locale.ROOT, "| %s | datampi-shuffle, whole shuffle (to the last A end) "
-                        + "| %.2f | %.0f | %.0f%% |%n", link, datampi.wholeSeconds,
-                        datampi.wireBytes / datampi.wholeSeconds / 1e6, 100 * datampi.wireBytes
-                                / datampi.wholeSeconds / rate));
+                rows.append(datampi.sending.row(link, "datampi-shuffle, sending (first O start to first A start)",
+                        rate));
+                rows.append(datampi.whole.row(link, "datampi-shuffle, whole shuffle (to the last A end)", rate));
                 rows.append(raw.row(link, "raw MPI all-to-all of the same bytes (JNI, no sort)", rate));
-                shares.add(String.format(Locale.ROOT, "link_share_%s=%.2f", link,
-                        datampi.wireBytes / datampi.seconds / rate));
+                shares.add(String.format(Locale.ROOT, "link_share_%s=%.2f", link, datampi.sending.share(rate)));
             }
         } finally {
             bench.clusterSim("link", "off");
@@ -96,7 +93,7 @@ final class ClusterShuffleBench {
     }
 
     /** The datampi shuffle across the hosts: one O and one A task per rank. */
-    private Measured datampi(long pairs, int valueBytes, String heap) throws IOException, InterruptedException {
+    private DatampiRun datampi(long pairs, int valueBytes, String heap) throws IOException, InterruptedException {
         long[] before = txBytes();
         Run run = onDmp1("datampi", "bin/mpidrun", "-f", hostfile.toString(), "-mode", "COM", "-O", "2", "-A", "2",
                 "-np", "2", "--heap", heap, "-jar", shuffleJar.toString(), ShuffleBenchJob.class.getName(),
@@ -110,7 +107,8 @@ final class ClusterShuffleBench {
             throw new IllegalStateException("The A tasks received " + received + " pairs of " + pairs);
         }
         long payload = run.lines("a-end").stream().mapToLong(l -> l.getLong("bytes")).sum();
-        return new Measured((aStart - oStart) / 1e3, (aEnd - oStart) / 1e3, wire, payload);
+        return new DatampiRun(new Measured((aStart - oStart) / 1e3, wire, payload),
+                new Measured((aEnd - oStart) / 1e3, wire, payload));
     }
 
     /** The raw all-to-all of BYTES across the hosts: its time between the barriers around the exchange. */
@@ -121,7 +119,7 @@ final class ClusterShuffleBench {
                 String.valueOf(RAW_BLOCK_BYTES));
         long wire = busiest(before, txBytes());
         double seconds = run.lines("raw").stream().mapToLong(l -> l.getLong("nanos")).max().orElseThrow() / 1e9;
-        return new Measured(seconds, seconds, wire, run.lines("raw").stream().mapToLong(l -> l.getLong("bytes")).sum());
+        return new Measured(seconds, wire, run.lines("raw").stream().mapToLong(l -> l.getLong("bytes")).sum());
     }
 
     /** Every host's transmitted bytes on eth0, from its kernel's counters. */
@@ -176,10 +174,18 @@ final class ClusterShuffleBench {
     }
 
     /** One path's run: its time, the bytes that left the busiest host, and the pairs' bytes it moved in all. */
-    private record Measured(double seconds, double wholeSeconds, long wireBytes, long payloadBytes) {
+    private record Measured(double seconds, long wireBytes, long payloadBytes) {
+        double share(double rate) {
+            return wireBytes / seconds / rate;
+        }
+
         String row(String link, String path, double rate) {
             return String.format(Locale.ROOT, "| %s | %s | %.2f | %.0f | %.0f%% |%n", link, path, seconds,
-                    wireBytes / seconds / 1e6, 100 * wireBytes / seconds / rate);
+                    wireBytes / seconds / 1e6, 100 * share(rate));
         }
+    }
+
+    /** The datampi shuffle's run timed two ways: while its O tasks send, and to its last A task's end. */
+    private record DatampiRun(Measured sending, Measured whole) {
     }
 }

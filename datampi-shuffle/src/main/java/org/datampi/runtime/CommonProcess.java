@@ -76,6 +76,8 @@ public final class CommonProcess {
             System.exit(2);
             return;
         }
+        // Once per rank process, before its first job: what ranks of this host that are gone left behind.
+        RankDirectory.sweep(settings.localDir());
         ThreadLevel provided = Mpi.initThread(ThreadLevel.MULTIPLE);
         int rank = Mpi.rank();
         int size = Mpi.size();
@@ -109,7 +111,6 @@ public final class CommonProcess {
     }
 
     private void run() {
-        RankDirectory.sweep(settings.localDir());
         RankDirectory directory;
         try {
             directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A rank's local directory for one job, {@code <local dir>/datampi-<job id>/rank-<N>} (spills, job files), marked as
  * in use by a lock on its {@value #OWNER} file that the rank holds while it runs. The kernel releases the lock when
- * the process ends, however it ends, so a rank starting a job can tell the directories of ranks that were killed
+ * the process ends, however it ends, so a rank process starting can tell the directories of ranks that were killed
  * (kill -9, a lost session) from those of ranks that still run, and removes the first, as a NodeManager's deletion
  * service removes a dead container's directories. A rank that ends normally removes its own directory. mpidrun runs
  * {@link #main} on every host after a failed job: {@code RankDirectory LOCAL_DIR}.

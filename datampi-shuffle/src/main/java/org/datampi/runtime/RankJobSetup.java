@@ -99,7 +99,9 @@ final class RankJobSetup implements JobSetup {
                 chunk.put(copy, 0, length).flip();
             }
             awaitBroadcast(chunk);
-            chunk.get(0, copy, 0, (int) announced);
+            if (rank != ROOT) {
+                chunk.get(0, copy, 0, (int) announced);
+            }
             to.write(copy, 0, (int) announced);
             total += announced;
         }

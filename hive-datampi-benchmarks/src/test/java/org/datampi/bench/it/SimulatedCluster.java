@@ -30,6 +30,9 @@ final class SimulatedCluster implements AutoCloseable {
     /** The cluster's file system: the NameNode on dmp1. */
     static final String HDFS = "hdfs://dmp1:9000";
     private static final double TPCH_SCALE = 0.01;
+    /** Hive on MR on dmp1: Hadoop's local runner, which wants its staging directory on the local file system. */
+    private static final List<String> MR_SETTINGS = List.of("--hiveconf", "mapreduce.framework.name=local",
+            "--hiveconf", "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging");
 
     private final int hosts;
     private final String mpi;
@@ -79,9 +82,10 @@ final class SimulatedCluster implements AutoCloseable {
      * engine. The local runner wants its staging directory on the local file system.
      */
     Result hiveOnMr(String name, String sql) throws IOException, InterruptedException {
-        return run(name, "bin/cluster-sim", "hive", "--hiveconf", "mapreduce.framework.name=local", "--hiveconf",
-                "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging", "-e",
-                "SET hive.execution.engine=mr; " + sql);
+        List<String> command = new ArrayList<>(List.of("bin/cluster-sim", "hive"));
+        command.addAll(MR_SETTINGS);
+        command.addAll(List.of("-e", "SET hive.execution.engine=mr; " + sql));
+        return run(name, command.toArray(String[]::new));
     }
 
     /**
@@ -95,8 +99,7 @@ final class SimulatedCluster implements AutoCloseable {
         Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/cluster-sim").toString(), "hive"));
         if (engine.equals("mr")) {
-            command.addAll(List.of("--hiveconf", "mapreduce.framework.name=local", "--hiveconf",
-                    "mapreduce.jobtracker.staging.root.dir=file:///tmp/mr-staging"));
+            command.addAll(MR_SETTINGS);
         }
         settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
         command.addAll(List.of("--hiveconf", "hive.execution.engine=" + engine, "-f", file.toString()));

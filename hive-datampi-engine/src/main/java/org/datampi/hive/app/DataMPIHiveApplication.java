@@ -68,8 +68,11 @@ public final class DataMPIHiveApplication {
         JobFiles files = JobFiles.localize(submitted.job(), setup);
         useJobClassPath(submitted.job(), files.classPath());
         HivePartitioner.useJob(submitted.job());
-        for (int task = 0; task < submitted.splitCount(); task++) {
-            setup.preferHosts(task, submitted.splitHosts(task));
+        if (setup.rank() == 0) {
+            // Only rank 0's O-task scheduler places tasks.
+            for (int task = 0; task < submitted.splitCount(); task++) {
+                setup.preferHosts(task, submitted.splitHosts(task));
+            }
         }
         if (setup.rank() == 0 && files.filesRead() > 0) {
             LOG.info("Hive query {}: {} job files ({} bytes) read once and broadcast to {} ranks",

@@ -43,6 +43,8 @@ final class RankPool implements AutoCloseable {
     private volatile String logDir;
     private MpidrunJob current;
     private boolean ended;
+    /** Whether a rank's failure started the abort grace; only the output reader uses it. */
+    private boolean abortGraceStarted;
 
     private RankPool(Process process) {
         this.process = requireNonNull(process, "process is null");
@@ -108,7 +110,9 @@ final class RankPool implements AutoCloseable {
 
     private void observe(String line) {
         LOG.info("mpidrun: {}", line);
-        if (line.startsWith(RankFailureLines.FAILED)) {
+        if (line.startsWith(RankFailureLines.FAILED) && !abortGraceStarted) {
+            // Once: when a host is lost, each of its peers may report the failure.
+            abortGraceStarted = true;
             stopIfStillRunningAfter(ABORT_GRACE_SECONDS);
         }
         synchronized (tail) {

@@ -35,8 +35,9 @@ public final class DataMPITask extends MapRedTask {
     public int execute() {
         long started = System.nanoTime();
         if (DataMPIEngine.isSelected(conf)) {
+            int slots;
             try {
-                JobPlan.slots(job);
+                slots = JobPlan.slots(job);
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 // A setting or hostfile the admin must fix: say which, without a stack trace.
                 console.printError("datampi: " + e.getMessage());
@@ -50,7 +51,7 @@ public final class DataMPITask extends MapRedTask {
             HiveConf.setLongVar(job, HiveConf.ConfVars.HIVE_COUNTERS_PULL_INTERVAL, STATUS_POLL_MILLIS);
             job.setBoolean(DataMPIJobRunner.LAST_STAGE, getChildTasks() == null || getChildTasks().stream()
                     .noneMatch(child -> child instanceof MapRedTask));
-            spreadInputOverRanks();
+            spreadInputOverRanks(slots);
             // -1 means "Hive estimates"; anything else was fixed by the plan (ORDER BY, bucketing) or the user.
             job.setBoolean(DataMPIJobRunner.REDUCERS_FIXED, work.getReduceWork() != null
                     && (work.getReduceWork().getNumReduceTasks() >= 0
@@ -76,7 +77,7 @@ public final class DataMPITask extends MapRedTask {
      * into splits of up to mapred.max.split.size (256 MB) for a cluster's many map slots; a 250 MB table would be
      * one O task while every other rank idles. Splits stay at least {@value #MIN_SPLIT_BYTES} bytes.
      */
-    private void spreadInputOverRanks() {
+    private void spreadInputOverRanks(int slots) {
         if (context == null) {
             return;
         }
@@ -89,7 +90,6 @@ public final class DataMPITask extends MapRedTask {
                     HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE.varname, maxSplit, e);
             return;
         }
-        int slots = JobPlan.slots(job);
         long perRank = Math.max(MIN_SPLIT_BYTES, (input + slots - 1) / slots);
         if (perRank < maxSplit) {
             HiveConf.setLongVar(job, HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE, perRank);
