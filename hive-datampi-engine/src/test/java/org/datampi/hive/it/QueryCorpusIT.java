@@ -64,10 +64,14 @@ class QueryCorpusIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("writes")
     void sameTableOnDatampiAsOnMr(QueryCorpus.Write write) {
+        int consoleBefore = 0;
         for (String engine : List.of("mr", "datampi")) {
+            consoleBefore = hive.consoleText().length();
             hive.setEngine(engine);
             write.statementsFor(engine).forEach(hive::query);
         }
+        assertTrue(hive.consoleText().substring(consoleBefore).contains("job_datampi"),
+                "the write ran as a datampi job: " + write);
         List<String> mrChecks = write.checksFor("mr");
         List<String> datampiChecks = write.checksFor("datampi");
         for (int i = 0; i < mrChecks.size(); i++) {
