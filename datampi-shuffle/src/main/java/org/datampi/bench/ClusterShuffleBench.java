@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -13,35 +12,45 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.datampi.bench.ShuffleBench.BenchLine;
+import org.datampi.bench.ShuffleBench.Digest;
 import org.datampi.bench.ShuffleBench.Run;
 
 /**
  * bin/shuffle-bench --cluster: the shuffle between ranks on two simulated hosts (bin/cluster-sim, one rank each,
  * TCP over a bridge), with every host's link shaped by tc to each rate asked for, the way the paper's testbed was
- * limited by its 1 GigE. For each rate it runs the datampi shuffle (ShuffleBenchJob, one O and one A task per rank)
- * and the raw MPI all-to-all of the same bytes, and reports the achieved link bandwidth as a share of the shaped
- * rate: the bytes that left the busiest host's eth0 (its kernel counters, headers included, as the shaper counts
+ * limited by its 1 GigE. For each rate it runs the datampi shuffle (ShuffleBenchJob, one O and one A task per rank),
+ * the raw MPI all-to-all of the same bytes, and the same pairs through Hadoop MapReduce on YARN across the same hosts
+ * (HadoopShuffleBaseline: two maps and two reduces, one container at a time on each host, reducers fetching from the
+ * NodeManagers' ShuffleHandler), and reports the achieved link bandwidth as a share of the shaped rate: the bytes that left the busiest host's eth0 (its kernel counters, headers included, as the shaper counts
  * them) over the time they took. Half of each rank's pairs go to the other host, so a link carries a quarter of the
  * pairs each way.
  *
  * <p>The datampi shuffle's sending window is its first O task's start to its first A task's start (every O task has
- * flushed its sends by then); its whole shuffle ends with the last A task, after the merge. The simulated cluster is
- * brought up here and taken down at the end; one must not be up already.
+ * flushed its sends by then); its whole shuffle ends with the last A task, after the merge. Hadoop's are its first
+ * map's start to its last reducer's end of shuffle (every map output fetched) and to its last reducer's end, from the
+ * job's history file: neither counts YARN's start of the job. The simulated cluster (with YARN) is brought up here and
+ * taken down at the end; one must not be up already.
  */
 final class ClusterShuffleBench {
     static final String BEGIN_MARK = "<!-- shuffle-bench-cluster:begin -->";
     static final String END_MARK = "<!-- shuffle-bench-cluster:end -->";
     private static final List<String> HOSTS = List.of("dmp1", "dmp2");
+    private static final long SEED = 42;
+    /**
+     * Hadoop's map-side sort buffer: large enough to hold a map's whole output (its default, 100 MB, would spill it
+     * five times and merge), so that Hadoop's row is its best case.
+     */
+    private static final int HADOOP_SORT_MB = 800;
     private static final int RAW_BLOCK_BYTES = 262_144;
 
     private final Path home;
     private final Path shuffleJar;
     private final Path hostfile;
 
-    private ClusterShuffleBench(Path home, Path shuffleJar, Path hostfile) {
+    private ClusterShuffleBench(Path home, Path shuffleJar) {
         this.home = requireNonNull(home, "home is null");
         this.shuffleJar = requireNonNull(shuffleJar, "shuffleJar is null");
-        this.hostfile = requireNonNull(hostfile, "hostfile is null");
+        this.hostfile = home.resolve("target/cluster-sim/hostfile");
     }
 
     static void main(Path home, Path shuffleJar, Map<String, String> options) throws Exception {
@@ -49,16 +58,14 @@ final class ClusterShuffleBench {
         int valueBytes = Integer.parseInt(options.getOrDefault("--value-bytes", "4000"));
         String heap = options.getOrDefault("--heap", "2g");
         List<String> links = List.of(options.getOrDefault("--links", "1gbit,10gbit").split(","));
-        Path work = Files.createDirectories(home.resolve("target/shuffle-bench"));
-        Path hostfile = work.resolve("hostfile");
-        Files.write(hostfile, HOSTS.stream().map(host -> host + " slots=1").toList(), StandardCharsets.UTF_8);
-        ClusterShuffleBench bench = new ClusterShuffleBench(home, shuffleJar, hostfile);
+        ClusterShuffleBench bench = new ClusterShuffleBench(home, shuffleJar);
 
         System.err.printf("shuffle-bench: %,d pairs with %d-byte values between 2 simulated hosts, links %s%n",
                 pairs, valueBytes, links);
-        bench.clusterSim("up", "--hosts", String.valueOf(HOSTS.size()));
+        bench.clusterSim("up", "--hosts", String.valueOf(HOSTS.size()), "--slots", "1", "--yarn");
         StringBuilder rows = new StringBuilder();
         List<String> shares = new ArrayList<>();
+        List<String> ratios = new ArrayList<>();
         long shuffleBytes = 0;
         try {
             for (String link : links) {
@@ -66,29 +73,39 @@ final class ClusterShuffleBench {
                 DatampiRun datampi = bench.datampi(pairs, valueBytes, heap);
                 shuffleBytes = datampi.sending.payloadBytes;
                 Measured raw = bench.raw(shuffleBytes, heap);
+                HadoopRun hadoop = bench.hadoop(pairs, valueBytes, heap, datampi.digest);
                 double rate = bytesPerSecond(link);
                 rows.append(datampi.sending.row(link, "datampi-shuffle, sending (first O start to first A start)",
                         rate));
                 rows.append(datampi.whole.row(link, "datampi-shuffle, whole shuffle (to the last A end)", rate));
                 rows.append(raw.row(link, "raw MPI all-to-all of the same bytes (JNI, no sort)", rate));
+                rows.append(hadoop.fetching.row(link, "Hadoop MapReduce on YARN, first map start to every map output "
+                        + "fetched", rate));
+                rows.append(hadoop.whole.row(link, "Hadoop MapReduce on YARN, whole shuffle (to the last reduce end)",
+                        rate));
                 shares.add(String.format(Locale.ROOT, "link_share_%s=%.2f", link, datampi.sending.share(rate)));
+                ratios.add(String.format(Locale.ROOT, "hadoop_vs_datampi_%s=%.2f", link,
+                        hadoop.whole.seconds / datampi.whole.seconds));
             }
         } finally {
             bench.clusterSim("link", "off");
             bench.clusterSim("down");
         }
         String table = String.format(Locale.ROOT, "%,d pairs (%.0f MB of keys and values, values of %d bytes), "
-                + "2 hosts with one rank each / 2 O and 2 A tasks, %s heap per rank; each link carries about a "
-                + "quarter of the bytes each way%n%n"
+                + "2 hosts with one rank each / 2 O and 2 A tasks, %s heap per rank (Hadoop: 2 maps and 2 reduces, "
+                + "one container at a time per host, %s heap, io.sort.mb %d); each link carries about a quarter "
+                + "of the bytes each way%n%n"
                 + "| link | path | s | busiest link MB/s | share of the link |%n|---|---|---:|---:|---:|%n%s",
-                pairs, shuffleBytes / 1e6, valueBytes, heap, rows);
+                pairs, shuffleBytes / 1e6, valueBytes, heap, heap, HADOOP_SORT_MB, rows);
         System.out.print(table);
         shares.forEach(System.out::println);
+        ratios.forEach(System.out::println);
         if (options.containsKey("--record")) {
             ShuffleBench.record(Path.of(options.get("--record")), BEGIN_MARK, END_MARK, String.format(Locale.ROOT,
                     "Made by `bin/shuffle-bench --cluster --pairs %d --value-bytes %d --heap %s --links %s` on %s "
                             + "(%d cores):%n%n%s%n```%n%s%n```%n", pairs, valueBytes, heap, String.join(",", links),
-                    LocalDate.now(), Runtime.getRuntime().availableProcessors(), table, String.join("\n", shares)));
+                    LocalDate.now(), Runtime.getRuntime().availableProcessors(), table,
+                    String.join("\n", shares) + "\n" + String.join("\n", ratios)));
         }
     }
 
@@ -97,7 +114,7 @@ final class ClusterShuffleBench {
         long[] before = txBytes();
         Run run = onDmp1("datampi", "bin/mpidrun", "-f", hostfile.toString(), "-mode", "COM", "-O", "2", "-A", "2",
                 "-np", "2", "--heap", heap, "-jar", shuffleJar.toString(), ShuffleBenchJob.class.getName(),
-                String.valueOf(pairs), "42", String.valueOf(valueBytes));
+                String.valueOf(pairs), String.valueOf(SEED), String.valueOf(valueBytes));
         long wire = busiest(before, txBytes());
         long oStart = run.lines("o-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
         long aStart = run.lines("a-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
@@ -108,7 +125,36 @@ final class ClusterShuffleBench {
         }
         long payload = run.lines("a-end").stream().mapToLong(l -> l.getLong("bytes")).sum();
         return new DatampiRun(new Measured((aStart - oStart) / 1e3, wire, payload),
-                new Measured((aEnd - oStart) / 1e3, wire, payload));
+                new Measured((aEnd - oStart) / 1e3, wire, payload), Digest.sum(run.lines("a-end")));
+    }
+
+    /**
+     * The same pairs through Hadoop MapReduce on the cluster's YARN: the job client on dmp1, the classpath of the
+     * cluster's daemons and its configuration (target/cluster-sim/hadoop-conf). What its reducers received must
+     * equal what datampi's A tasks did.
+     */
+    private HadoopRun hadoop(long pairs, int valueBytes, String heap, Digest datampi)
+            throws IOException, InterruptedException {
+        String javaOpts = "-Xmx" + heap + " @" + home.resolve("conf/jdk17-opens.args");
+        long[] before = txBytes();
+        // The client logs into dmp1's logs directory, as the cluster's daemons do (Hadoop's log4j.properties there).
+        Run run = onDmp1("hadoop", "java", "-Xmx512m", "@" + home.resolve("conf/jdk17-opens.args"),
+                "-Dhadoop.log.file=" + home.resolve("logs/shuffle-bench-hadoop.log"), "-cp",
+                home.resolve("target/cluster-sim/hadoop-conf") + ":" + shuffleJar + ":"
+                        + home.resolve("hadoop-daemons/target/lib") + "/*",
+                HadoopShuffleBaseline.class.getName(), "--pairs", String.valueOf(pairs), "--seed",
+                String.valueOf(SEED), "--maps", "2", "--reduces", "2", "--value-bytes", String.valueOf(valueBytes),
+                "--yarn", "--conf", "mapreduce.task.io.sort.mb=" + HADOOP_SORT_MB,
+                "--conf", "mapreduce.map.java.opts=" + javaOpts, "--conf", "mapreduce.reduce.java.opts=" + javaOpts);
+        long wire = busiest(before, txBytes());
+        BenchLine line = run.lines("hadoop").get(0);
+        Digest hadoop = Digest.sum(run.lines("hadoop"));
+        if (hadoop.pairs() != datampi.pairs() || hadoop.hashSum() != datampi.hashSum()) {
+            throw new IllegalStateException("The shuffles disagree: datampi " + datampi + ", hadoop " + hadoop);
+        }
+        long firstMap = line.getLong("firstMapMillis");
+        return new HadoopRun(new Measured((line.getLong("fetchedMillis") - firstMap) / 1e3, wire, hadoop.bytes()),
+                new Measured((line.getLong("lastReduceMillis") - firstMap) / 1e3, wire, hadoop.bytes()));
     }
 
     /** The raw all-to-all of BYTES across the hosts: its time between the barriers around the exchange. */
@@ -185,7 +231,14 @@ final class ClusterShuffleBench {
         }
     }
 
-    /** The datampi shuffle's run timed two ways: while its O tasks send, and to its last A task's end. */
-    private record DatampiRun(Measured sending, Measured whole) {
+    /**
+     * The datampi shuffle's run timed two ways (while its O tasks send, and to its last A task's end) and what its A
+     * tasks received.
+     */
+    private record DatampiRun(Measured sending, Measured whole, Digest digest) {
+    }
+
+    /** Hadoop's run timed two ways: to every map output fetched, and to its last reduce's end. */
+    private record HadoopRun(Measured fetching, Measured whole) {
     }
 }

@@ -58,8 +58,8 @@ public final class ShuffleBench {
         List<String> hadoopCommand = new ArrayList<>(List.of("java", "-Xmx" + totalHeap(heap, procs)));
         hadoopCommand.addAll(Arrays.asList(System.getProperty("datampi.java.opts", "").trim().split("\\s+")));
         hadoopCommand.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                HadoopShuffleBaseline.class.getName(), "" + pairs, "" + SEED, "" + procs, "" + procs, "" + procs,
-                work.toString()));
+                HadoopShuffleBaseline.class.getName(), "--pairs", "" + pairs, "--seed", "" + SEED, "--maps", "" + procs,
+                "--reduces", "" + procs, "--local", "" + procs, work.toString()));
         hadoopCommand.removeIf(String::isEmpty);
         Run hadoop = run("hadoop", hadoopCommand);
         FileUtil.fullyDelete(work.toFile());
@@ -202,7 +202,7 @@ public final class ShuffleBench {
         }
     }
 
-    private record Digest(long pairs, long bytes, long hashSum, long peakRss) {
+    record Digest(long pairs, long bytes, long hashSum, long peakRss) {
         static Digest sum(List<BenchLine> lines) {
             return new Digest(lines.stream().mapToLong(l -> l.getLong("pairs")).sum(),
                     lines.stream().mapToLong(l -> l.getLong("bytes")).sum(),

@@ -85,6 +85,7 @@ public final class CommonProcess {
             JobAbort.abort(rank, new IllegalStateException("MPI provides thread level " + provided
                     + "; datampi needs MULTIPLE (rebuild the MPI library with thread support)"), () -> { });
         }
+        RankHosts.report(rank, size, ThisHost.NAME);
         if (launch.isPresent()) {
             runJob(launch.get(), rank, size, settings);
         } else {

@@ -22,6 +22,8 @@ public final class MessageTag {
 
     /** Between jobs of a serving process group: rank 0 passes the next job's arguments to every rank. */
     public static final int NEXT_JOB = 7;
+    /** When a process group starts: each rank tells rank 0 its host's name (before any engine runs). */
+    public static final int RANK_HOST = 10;
 
     private MessageTag() {
     }

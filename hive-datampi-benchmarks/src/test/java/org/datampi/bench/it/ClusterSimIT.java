@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.datampi.bench.it.SimulatedCluster.Result;
 import org.datampi.bench.it.SimulatedCluster.Script;
 import org.datampi.hive.it.QueryCorpus;
 import org.datampi.hive.it.udf.Shout;
+import org.datampi.runtime.RankHosts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,15 +71,26 @@ class ClusterSimIT {
     @Test
     void groupByOverHdfsAcrossHostsEqualsMapReduce() throws Exception {
         String query = "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page ORDER BY page;";
-        List<String> datampi = assertSameRowsAsMr("group-by", "", query);
-        assertEquals(97, datampi.size(), "one row per page");
+        Result result = assertSameOutputAsMr("group-by", query);
+        assertEquals(97, rows(result.output()).size(), "one row per page");
+        // The console names the logs' directory (the same path on every host) and which ranks ran on which host.
+        Matcher logs = Pattern.compile("datampi: rank logs in (\\S+) \\(ranks (.+)\\)").matcher(result.output());
+        assertTrue(logs.find(), "the console names the rank logs and the ranks' hosts:\n" + result.output());
+        String[] hostOfRank = new String[RANKS];
         for (int host = 1; host <= HOSTS; host++) {
             // No hive.datampi.processes is set: a stage runs on all the hostfile's slots, two per host.
             Result rankLogs = cluster.exec("logs-dmp" + host, "dmp" + host, "bash", "-c",
-                    "grep -l 'of " + RANKS + " starts job' logs/job_*/rank-*.log");
+                    "cd " + logs.group(1) + " && grep -l 'of " + RANKS + " starts job' rank-*.log");
             assertEquals(0, rankLogs.exit(), "dmp" + host + " ran ranks of a " + RANKS + "-rank group and kept their "
                     + "logs in its own logs directory:\n" + rankLogs.output());
+            for (String log : rankLogs.output().lines().filter(line -> line.matches("rank-\\d+\\.log")).toList()) {
+                hostOfRank[Integer.parseInt(log.replaceAll("\\D", ""))] = "dmp" + host;
+            }
         }
+        assertFalse(Arrays.asList(hostOfRank).contains(null), "every rank's log is on a host: "
+                + Arrays.toString(hostOfRank));
+        assertEquals(RankHosts.describe(Arrays.asList(hostOfRank)), logs.group(2),
+                "the console's ranks per host are those whose logs each host has");
     }
 
     @Test

@@ -196,8 +196,8 @@ public final class DataMPIJobRunner implements ClientProtocol {
             return Optional.empty();
         }
         job.removeSubmitDirectory();
-        return Optional.of(new JobOutcome(job.process.logDir(), job.failure(), job.process.timeline(),
-                StageCounters.describe(job.counters())));
+        return Optional.of(new JobOutcome(job.process.logDir(), job.process.rankHosts(), job.failure(),
+                job.process.timeline(), StageCounters.describe(job.counters())));
     }
 
     /** Ends the warm ranks of this JVM's sessions (they also end by themselves when this JVM does). */
@@ -206,13 +206,15 @@ public final class DataMPIJobRunner implements ClientProtocol {
     }
 
     /**
-     * What Hive shows the user after a stage: the directory with its rank logs, why it failed, where time went, and
-     * and what its counters tell beyond Hive's (O task locality, how the job's files reached the ranks).
+     * What Hive shows the user after a stage: the directory with its rank logs (the same path on every host) and
+     * which ranks ran on which host, why it failed, where time went, and what its counters tell beyond Hive's (O task
+     * locality, how the job's files reached the ranks).
      */
-    public record JobOutcome(Optional<String> logDir, Optional<String> failure, StageTimeline timeline,
-            List<String> notes) {
+    public record JobOutcome(Optional<String> logDir, Optional<String> rankHosts, Optional<String> failure,
+            StageTimeline timeline, List<String> notes) {
         public JobOutcome {
             requireNonNull(logDir, "logDir is null");
+            requireNonNull(rankHosts, "rankHosts is null");
             requireNonNull(failure, "failure is null");
             requireNonNull(timeline, "timeline is null");
             notes = List.copyOf(notes);

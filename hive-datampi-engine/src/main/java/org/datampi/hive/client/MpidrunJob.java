@@ -120,6 +120,11 @@ final class MpidrunJob {
         return pool.logDir();
     }
 
+    /** Which ranks ran on which host. */
+    Optional<String> rankHosts() {
+        return pool.rankHosts();
+    }
+
     /**
      * The first error a rank or the launcher reported, for the user, with the failing rank's log tail when it sent one
      * (its log stays on its host).

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.datampi.runtime.RankFailureLines;
+import org.datampi.runtime.RankHosts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,7 @@ final class RankPool implements AutoCloseable {
     private final OutputStream jobInput;
     private final Deque<String> tail = new ArrayDeque<>();
     private volatile String logDir;
+    private volatile String rankHosts;
     private MpidrunJob current;
     private boolean ended;
     /** Whether a rank's failure started the abort grace; only the output reader uses it. */
@@ -126,6 +128,11 @@ final class RankPool implements AutoCloseable {
             logDir = logs.group(1);
             return;
         }
+        Optional<String> hosts = RankHosts.parse(line);
+        if (hosts.isPresent()) {
+            rankHosts = hosts.get();
+            return;
+        }
         MpidrunJob job;
         synchronized (this) {
             job = current;
@@ -163,6 +170,11 @@ final class RankPool implements AutoCloseable {
 
     Optional<String> logDir() {
         return Optional.ofNullable(logDir);
+    }
+
+    /** Which ranks run on which host, as rank 0 reported it when the group started ("0-1 on dmp1; 2-3 on dmp2"). */
+    Optional<String> rankHosts() {
+        return Optional.ofNullable(rankHosts);
     }
 
     private List<String> tail() {

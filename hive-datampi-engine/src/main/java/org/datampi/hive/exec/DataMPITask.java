@@ -97,7 +97,8 @@ public final class DataMPITask extends MapRedTask {
     }
 
     private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {
-        outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir));
+        outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir
+                + outcome.rankHosts().map(hosts -> " (ranks " + hosts + ")").orElse("")));
         console.printInfo("datampi: " + getId() + " " + getJobID() + " " + outcome.timeline().describe(started, ended));
         outcome.notes().forEach(note -> console.printInfo("datampi: " + getId() + " " + note));
         if (result != 0) {
