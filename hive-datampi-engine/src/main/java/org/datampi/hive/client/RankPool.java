@@ -36,7 +36,11 @@ final class RankPool implements AutoCloseable {
      * its ranks are gone; a host whose network is down never does.
      */
     private static final long ABORT_GRACE_SECONDS = 5;
-    private static final int TAIL_LINES = 30;
+    /**
+     * What the group said since its last job ended (launch output included, for its first): enough for Open MPI's
+     * explanation of a failed launch, some 50 lines.
+     */
+    private static final int TAIL_LINES = 200;
 
     private final Process process;
     private final OutputStream jobInput;
@@ -104,7 +108,7 @@ final class RankPool implements AutoCloseable {
             }
             int exit = process.waitFor();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
-                    + String.join(" | ", tail().stream().filter(RankPool::tellsTheCause).toList()));
+                    + LauncherOutput.cause(tail()));
         } catch (IOException | InterruptedException e) {
             ended("Lost the mpidrun process: " + e);
         }
@@ -145,6 +149,9 @@ final class RankPool implements AutoCloseable {
             synchronized (this) {
                 current = null;
             }
+            synchronized (tail) {
+                tail.clear();
+            }
             job.succeeded();
         } else {
             job.observe(line);
@@ -161,11 +168,6 @@ final class RankPool implements AutoCloseable {
         if (job != null) {
             job.failed(reason);
         }
-    }
-
-    /** Not SLF4J's start-up warnings nor Open MPI's banner rules, which say nothing about why a job ended. */
-    private static boolean tellsTheCause(String line) {
-        return !line.startsWith("SLF4J:") && !line.matches("-+");
     }
 
     Optional<String> logDir() {
