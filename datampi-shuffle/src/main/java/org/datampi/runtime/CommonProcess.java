@@ -8,6 +8,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 import org.datampi.mpid.Comm;
@@ -44,16 +45,19 @@ public final class CommonProcess {
     private final int rank;
     private final int size;
     private final String host;
+    /** Each rank's host, on rank 0 (its O-task scheduler places tasks by them). */
+    private final Optional<List<String>> hostOfRank;
     private final ShuffleSettings settings;
     private final Logger log = LoggerFactory.getLogger(CommonProcess.class);
 
     private CommonProcess(LaunchArguments launch, Method main, int rank, int size, String host,
-            ShuffleSettings settings) {
+            Optional<List<String>> hostOfRank, ShuffleSettings settings) {
         this.launch = requireNonNull(launch, "launch is null");
         this.main = requireNonNull(main, "main is null");
         this.rank = rank;
         this.size = size;
         this.host = requireNonNull(host, "host is null");
+        this.hostOfRank = requireNonNull(hostOfRank, "hostOfRank is null");
         this.settings = requireNonNull(settings, "settings is null");
     }
 
@@ -85,13 +89,13 @@ public final class CommonProcess {
             JobAbort.abort(rank, new IllegalStateException("MPI provides thread level " + provided
                     + "; datampi needs MULTIPLE (rebuild the MPI library with thread support)"), () -> { });
         }
-        RankHosts.report(rank, size, ThisHost.NAME);
+        Optional<List<String>> hostOfRank = RankHosts.gather(rank, size, ThisHost.NAME);
         if (launch.isPresent()) {
-            runJob(launch.get(), rank, size, settings);
+            runJob(launch.get(), rank, size, hostOfRank, settings);
         } else {
             JobQueue jobs = new JobQueue(rank, size, idleSeconds);
             for (Optional<LaunchArguments> next = jobs.next(); next.isPresent(); next = jobs.next()) {
-                runJob(next.get(), rank, size, settings);
+                runJob(next.get(), rank, size, hostOfRank, settings);
                 Mpi.barrier();
                 jobs.done(next.get());
             }
@@ -100,7 +104,8 @@ public final class CommonProcess {
         Mpi.finalizeMpi();
     }
 
-    private static void runJob(LaunchArguments launch, int rank, int size, ShuffleSettings settings) {
+    private static void runJob(LaunchArguments launch, int rank, int size, Optional<List<String>> hostOfRank,
+            ShuffleSettings settings) {
         Method main;
         try {
             main = findMain(launch.mainClass());
@@ -108,7 +113,7 @@ public final class CommonProcess {
             JobAbort.abort(rank, e, () -> { });
             return;
         }
-        new CommonProcess(launch, main, rank, size, ThisHost.NAME, settings).run();
+        new CommonProcess(launch, main, rank, size, ThisHost.NAME, hostOfRank, settings).run();
     }
 
     private void run() {
@@ -124,7 +129,7 @@ public final class CommonProcess {
         Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
         Runtime.getRuntime().addShutdownHook(spillCleanup);
         Optional<OTaskScheduler> scheduler = rank == 0
-                ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err))
+                ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err, hostOfRank.orElseThrow()))
                 : Optional.empty();
         RankShuffle shuffle = new RankShuffle(launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> JobAbort.abort(rank, failure, spillFiles::close));

@@ -23,6 +23,7 @@ final class OTaskScheduler {
     private final int oTasks;
     private final int aTasks;
     private final PrintStream console;
+    private final List<String> hostOfRank;
     private final boolean[] granted;
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
     private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
@@ -32,10 +33,12 @@ final class OTaskScheduler {
     private int oTasksDone;
     private int aTasksDone;
 
-    OTaskScheduler(int oTasks, int aTasks, PrintStream console) {
+    /** @param hostOfRank each rank's host, as the group's ranks reported them ({@link RankHosts}) */
+    OTaskScheduler(int oTasks, int aTasks, PrintStream console, List<String> hostOfRank) {
         this.oTasks = oTasks;
         this.aTasks = aTasks;
         this.console = console;
+        this.hostOfRank = hostOfRank.stream().map(HostNames::shortName).toList();
         this.granted = new boolean[oTasks];
     }
 
@@ -52,10 +55,10 @@ final class OTaskScheduler {
     }
 
     /**
-     * Returns the O task for a process on {@code host} that finished finishedTasks since it last asked, or -1 when
-     * none is left.
+     * Returns the O task for {@code rank}, which finished finishedTasks since it last asked, or -1 when none is left.
      */
-    synchronized int grant(String host, int finishedTasks) {
+    synchronized int grant(int rank, int finishedTasks) {
+        String host = hostOfRank.get(rank);
         if (grants == 0 && oTasksDone == 0) {
             // The 0% line: the first O task starts now, so every rank is up (launchers time the start-up by it).
             report();
@@ -64,7 +67,7 @@ final class OTaskScheduler {
             oTasksDone += finishedTasks;
             report();
         }
-        int task = nextOn(HostNames.shortName(host));
+        int task = nextOn(host);
         if (task < 0) {
             while (lowestLeft < oTasks && granted[lowestLeft]) {
                 lowestLeft++;
@@ -74,7 +77,7 @@ final class OTaskScheduler {
         if (task >= 0) {
             granted[task] = true;
             grants++;
-            if (preferredHosts.getOrDefault(task, List.of()).contains(HostNames.shortName(host))) {
+            if (preferredHosts.getOrDefault(task, List.of()).contains(host)) {
                 hostLocalGrants++;
             }
         }

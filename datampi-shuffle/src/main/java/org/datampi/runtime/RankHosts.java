@@ -33,12 +33,15 @@ public final class RankHosts {
     private RankHosts() {
     }
 
-    /** Every rank calls it once, after MPI_Init: rank 0 gathers the hosts and prints the line. */
-    static void report(int rank, int size, String host) {
+    /**
+     * Every rank calls it once, after MPI_Init: rank 0 gathers the hosts, prints the line and returns each rank's host
+     * (its O-task scheduler places tasks by them); the other ranks return empty.
+     */
+    static Optional<List<String>> gather(int rank, int size, String host) {
         if (rank != 0) {
             byte[] bytes = host.getBytes(StandardCharsets.UTF_8);
             Mpi.await(Mpi.isend(ByteBuffer.allocateDirect(bytes.length).put(bytes).flip(), 0, MessageTag.RANK_HOST));
-            return;
+            return Optional.empty();
         }
         String[] hosts = new String[size];
         hosts[0] = host;
@@ -57,6 +60,7 @@ public final class RankHosts {
         }
         System.err.println(LINE + describe(Arrays.asList(hosts)));
         System.err.flush();
+        return Optional.of(List.of(hosts));
     }
 
     /**

@@ -3,7 +3,6 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +32,6 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     private final int rank;
     private final int size;
-    private final byte[] host;
     private final BufferPool pool;
     private final ShuffleEngine engine;
     private final ReceiveBufferManager receiveBuffers;
@@ -48,7 +46,6 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             Optional<OTaskScheduler> scheduler, Consumer<Throwable> onFailure) {
         this.rank = rank;
         this.size = size;
-        this.host = host.getBytes(StandardCharsets.UTF_8);
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         BlockCodec codec = settings.codec();
         this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
@@ -104,8 +101,8 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     }
 
     /**
-     * Asks rank 0 for an O task, reporting finishedTasks and this process's host (for tasks that prefer it); returns
-     * its id or -1 when none is left.
+     * Asks rank 0 for an O task, reporting finishedTasks; returns its id or -1 when none is left. (Rank 0 knows
+     * each rank's host from the group's start, for tasks that prefer one.)
      */
     int requestOTask(int finishedTasks) {
         CompletableFuture<Integer> grant = new CompletableFuture<>();
@@ -113,7 +110,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             pendingGrant = grant;
         }
         engine.sendControl(0, MessageTag.TASK_REQUEST,
-                ByteBuffer.allocate(Integer.BYTES + host.length).putInt(finishedTasks).put(host).flip());
+                ByteBuffer.allocate(Integer.BYTES).putInt(0, finishedTasks));
         while (true) {
             try {
                 return grant.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
@@ -162,12 +159,9 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             case MessageTag.KEY_ORDER -> onKeyOrder(source, payload);
             case MessageTag.END_OF_DATA -> onEndOfData();
             case MessageTag.TASK_REQUEST -> {
-                int finished = payload.getInt();
-                byte[] requester = new byte[payload.remaining()];
-                payload.get(requester);
                 int task = scheduler.orElseThrow(() -> new IllegalStateException(
                         "Rank " + rank + " got an O task request but only rank 0 schedules"))
-                        .grant(new String(requester, StandardCharsets.UTF_8), finished);
+                        .grant(source, payload.getInt());
                 engine.sendControl(source, MessageTag.TASK_GRANT, ByteBuffer.allocate(4).putInt(0, task));
             }
             case MessageTag.TASK_GRANT -> onGrant(payload.getInt());

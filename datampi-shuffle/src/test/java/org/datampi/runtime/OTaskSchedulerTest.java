@@ -12,18 +12,27 @@ import org.datampi.mpid.HostNames;
 import org.junit.jupiter.api.Test;
 
 class OTaskSchedulerTest {
+    /** The group's ranks, one per host name the tests use: rank i runs on HOSTS.get(i). */
+    private static final List<String> HOSTS = List.of("a", "b", "dmp1", "dmp2", "dmp3", "h0", "h1", "h2", "h3",
+            "DMP4.cluster.local");
+
     private static OTaskScheduler scheduler(int oTasks) {
-        return new OTaskScheduler(oTasks, 0, new PrintStream(OutputStream.nullOutputStream()));
+        return new OTaskScheduler(oTasks, 0, new PrintStream(OutputStream.nullOutputStream()), HOSTS);
+    }
+
+    /** The grant for the rank on {@code host}. */
+    private static int grant(OTaskScheduler tasks, String host, int finishedTasks) {
+        return tasks.grant(HOSTS.indexOf(host), finishedTasks);
     }
 
     @Test
     void handsOutEveryOTaskOnceInOrderWithoutPreferences() {
         OTaskScheduler tasks = scheduler(3);
-        assertEquals(0, tasks.grant("a", 0));
-        assertEquals(1, tasks.grant("b", 0));
-        assertEquals(2, tasks.grant("a", 1));
-        assertEquals(-1, tasks.grant("b", 1));
-        assertEquals(-1, tasks.grant("a", 1));
+        assertEquals(0, grant(tasks, "a", 0));
+        assertEquals(1, grant(tasks, "b", 0));
+        assertEquals(2, grant(tasks, "a", 1));
+        assertEquals(-1, grant(tasks, "b", 1));
+        assertEquals(-1, grant(tasks, "a", 1));
         assertEquals("0 of 0", tasks.locality());
     }
 
@@ -34,11 +43,11 @@ class OTaskSchedulerTest {
         tasks.prefer(1, List.of("dmp3"));
         tasks.prefer(2, List.of("dmp3"));
         tasks.prefer(3, List.of("dmp1"));
-        assertEquals(1, tasks.grant("dmp3", 0));
-        assertEquals(0, tasks.grant("dmp2", 0));
-        assertEquals(2, tasks.grant("dmp3", 1));
-        assertEquals(3, tasks.grant("dmp2", 1), "none prefers dmp2 any more: the lowest task left");
-        assertEquals(-1, tasks.grant("dmp1", 0));
+        assertEquals(1, grant(tasks, "dmp3", 0));
+        assertEquals(0, grant(tasks, "dmp2", 0));
+        assertEquals(2, grant(tasks, "dmp3", 1));
+        assertEquals(3, grant(tasks, "dmp2", 1), "none prefers dmp2 any more: the lowest task left");
+        assertEquals(-1, grant(tasks, "dmp1", 0));
         assertEquals("3 of 4", tasks.locality());
     }
 
@@ -50,7 +59,7 @@ class OTaskSchedulerTest {
         }
         List<Integer> granted = new ArrayList<>();
         for (int request = 0; ; request++) {
-            int task = tasks.grant("h" + request % 4, 0);
+            int task = grant(tasks, "h" + request % 4, 0);
             if (task < 0) {
                 break;
             }
@@ -64,7 +73,9 @@ class OTaskSchedulerTest {
     void hostsCompareByShortNameIgnoringCase() {
         OTaskScheduler tasks = scheduler(2);
         tasks.prefer(1, List.of("DMP2.cluster.local"));
-        assertEquals(1, tasks.grant("dmp2", 0));
+        tasks.prefer(0, List.of("dmp4"));
+        assertEquals(1, grant(tasks, "dmp2", 0));
+        assertEquals(0, grant(tasks, "DMP4.cluster.local", 0), "a rank's own host name is shortened too");
         assertEquals("10.0.0.2", HostNames.shortName("10.0.0.2"), "an address is not cut at its dots");
     }
 

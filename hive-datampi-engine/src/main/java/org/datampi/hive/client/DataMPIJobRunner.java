@@ -129,12 +129,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
     }
 
     private static boolean reuseRanks(JobConf job) {
-        String value = job.get(DataMPISettings.REUSE_RANKS, "true").trim();
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.REUSE_RANKS
-                    + ": expected true or false");
-        }
-        return Boolean.parseBoolean(value);
+        return DataMPISettings.flag(job, DataMPISettings.REUSE_RANKS, true);
     }
 
     private static long startTimeoutSeconds(JobConf job) {

@@ -72,12 +72,7 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
 
     /** hive.datampi.oversubscribe: whether more ranks than slots may run (false). */
     static boolean oversubscribe(Configuration job) {
-        String value = job.getTrimmed(DataMPISettings.OVERSUBSCRIBE, "false");
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.OVERSUBSCRIBE
-                    + ": expected true or false");
-        }
-        return Boolean.parseBoolean(value);
+        return DataMPISettings.flag(job, DataMPISettings.OVERSUBSCRIBE, false);
     }
 
     static Parallelism parallelism(String value) {

@@ -2,6 +2,8 @@ package org.datampi.hive.session;
 
 import java.util.List;
 
+import org.apache.hadoop.conf.Configuration;
+
 /** The hive.datampi.* settings of a session (hive-site.xml or SET), with their defaults in conf/hive-site.xml. */
 public final class DataMPISettings {
     /** default | enhanced: how O and A task counts are chosen (the paper's Section IV-D). */
@@ -30,5 +32,17 @@ public final class DataMPISettings {
             HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT);
 
     private DataMPISettings() {
+    }
+
+    /**
+     * A true/false setting, strictly: Hadoop's getBoolean takes any other word for the default, so that a typo would
+     * silently do the opposite of what was meant.
+     */
+    public static boolean flag(Configuration conf, String key, boolean defaultValue) {
+        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected true or false");
+        }
+        return Boolean.parseBoolean(value);
     }
 }
