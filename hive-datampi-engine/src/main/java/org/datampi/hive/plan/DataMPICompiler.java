@@ -11,22 +11,46 @@ import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.exec.ConditionalTask;
 import org.apache.hadoop.hive.ql.exec.ExplainTask;
 import org.apache.hadoop.hive.ql.exec.Task;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.hadoop.hive.ql.parse.AbstractSemanticAnalyzerHook;
 import org.apache.hadoop.hive.ql.parse.HiveSemanticAnalyzerHookContext;
+import org.apache.hadoop.hive.ql.parse.SemanticException;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
 
 /**
- * The last step of compiling a query for datampi (hive.semantic.analyzer.hook). Hive's MapReduce compiler has built
+ * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, with
+ * {@code hive.datampi.plan=dag}, the query is made to compile with Hive's Tez compiler ({@link
+ * DataMPIEngine#compileAsDag}); its TezTasks are then {@link DataMPIDagTask}s. Otherwise Hive's MapReduce compiler has
+ * built
  * the task tree, with a {@link DataMPITask} for every MapReduce-shaped stage (see DataMPIEngine), including those
  * inside ConditionalTasks, behind map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a
  * {@link DataMPIWork}, which EXPLAIN shows with its O and A task counts; the counts themselves are decided when the
  * stage is submitted, once its input splits are known (JobPlan).
  */
 public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
+    @Override
+    public ASTNode preAnalyze(HiveSemanticAnalyzerHookContext context, ASTNode ast) throws SemanticException {
+        SessionState session = SessionState.get();
+        HiveConf conf = session == null ? null : session.getConf();
+        if (conf == null || !DataMPIEngine.isSelected(conf)
+                || DataMPISettings.PlanShape.of(conf) != DataMPISettings.PlanShape.DAG) {
+            return ast;
+        }
+        if (!(context.getConf() instanceof HiveConf query) || query == conf) {
+            // Hive 4.1 compiles each query on a copy of the session's configuration (QueryState); if it ever
+            // stops, the engine name cannot be changed for one query without changing the session's.
+            throw new SemanticException(DataMPISettings.PLAN + "=dag needs the query's own copy of the session's "
+                    + "configuration, which this Hive version does not give the semantic analyzer hook");
+        }
+        DataMPIEngine.compileAsDag(query);
+        return ast;
+    }
+
     @Override
     public void postAnalyze(HiveSemanticAnalyzerHookContext context, List<Task<?>> rootTasks) {
         SessionState session = SessionState.get();

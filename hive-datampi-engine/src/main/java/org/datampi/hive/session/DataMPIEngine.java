@@ -2,36 +2,60 @@ package org.datampi.hive.session;
 
 import java.lang.reflect.Field;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
+
+import org.apache.hadoop.conf.Configuration;
 
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.conf.Validator;
 import org.apache.hadoop.hive.ql.exec.TaskFactory;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
+import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.processors.SetProcessor;
+import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
 
 /**
- * The one place where unmodified Hive 4.1 is bent to accept the datampi engine. {@link #install()} does three things:
+ * The one place where unmodified Hive 4.1 is bent to accept the datampi engine. {@link #install()} does three things
+ * process-wide, and {@link #compileAsDag} a fourth for one query:
  *
  * <ol>
  * <li>adds "datampi" to the values {@code SET hive.execution.engine=...} accepts. Hive validates that setting
  * against a fixed set (tez, mr) held in a private final field of {@code HiveConf.ConfVars}; the only way to widen it
  * without turning off validation for every key ({@code hive.conf.validation=false}) is to replace that validator,
  * here by reflection, with the same set plus "datampi". A misspelled engine is still refused.</li>
- * <li>makes Hive build a {@link DataMPITask} wherever it builds a MapRedTask, through Hive's public work-to-task table
- * ({@code TaskFactory.taskvec}). A DataMPITask runs on the datampi engine when the session's engine is datampi,
- * and exactly as a MapRedTask otherwise, so that a session can switch between mr and datampi.</li>
+ * <li>makes Hive build a {@link DataMPITask} wherever it builds a MapRedTask, and a {@link DataMPIDagTask} wherever it
+ * builds a TezTask, through Hive's public work-to-task table ({@code TaskFactory.taskvec}). A DataMPITask runs on the
+ * datampi engine when the session's engine is datampi, and exactly as a MapRedTask otherwise, so that a session can
+ * switch between mr and datampi; a DataMPIDagTask likewise runs a query compiled by {@link #compileAsDag} on datampi,
+ * and is Hive's TezTask for any other.</li>
  * <li>lets {@code SET} take the hive.datampi.* settings ({@link DataMPISettings}). With hive.conf.validation on,
  * Hive refuses unknown hive.* keys except those in SetProcessor's set of accepted non-HiveConf keys, through which
  * Hive itself admits ORC's settings; ours are added to it, again by reflection.</li>
+ * <li>for {@code hive.datampi.plan=dag}, makes one query compile with Hive's Tez compiler ({@link #compileAsDag}).
+ * Hive chooses its Tez compiler only for the engine name "tez" (TaskCompilerFactory), and some 60 places in its
+ * compiler and runtime (Optimizer, MapredContext, HiveInputFormat, HashTableLoaderFactory...) test that name too, so
+ * the whole query, compiled and run, must see "tez": the engine is set to "tez" on the query's own copy of the
+ * configuration (Hive's QueryState copies the session's), before Hive picks its compiler, with a marker that sends
+ * the query's TezTasks to datampi. The session keeps "datampi"; its next query starts from it again.</li>
  * </ol>
  *
- * All are idempotent and process-wide. Hive's compiler takes its MapReduce path for any engine but "tez", which is
+ * {@link #install()} is idempotent. Hive's compiler takes its MapReduce path for any engine but "tez", which is
  * the MapWork/ReduceWork plan that datampi's O and A tasks run.
  */
 public final class DataMPIEngine {
     public static final String NAME = "datampi";
+    /** Set on a query's configuration by {@link #compileAsDag}: its TezTasks are datampi's. */
+    static final String DAG_MARKER = "hive.datampi.dag";
+    /**
+     * What a DAG query turns off until datampi runs it (docs/dag-mode.md, step 5): bucket map joins and sort-merge
+     * joins need Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager.
+     */
+    private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
+            "hive.convert.join.bucket.mapjoin.tez", "false",
+            "hive.auto.convert.sortmerge.join", "false",
+            "hive.tez.auto.reducer.parallelism", "false");
 
     private DataMPIEngine() {
     }
@@ -44,8 +68,27 @@ public final class DataMPIEngine {
                 @SuppressWarnings("unchecked")
                 TaskFactory.TaskTuple<MapredWork> mapred = (TaskFactory.TaskTuple<MapredWork>) tuple;
                 mapred.taskClass = DataMPITask.class;
+            } else if (tuple.workClass == TezWork.class) {
+                @SuppressWarnings("unchecked")
+                TaskFactory.TaskTuple<TezWork> tez = (TaskFactory.TaskTuple<TezWork>) tuple;
+                tez.taskClass = DataMPIDagTask.class;
             }
         }
+    }
+
+    /**
+     * Makes the query whose configuration this is compile with Hive's Tez compiler and run on datampi: called before
+     * Hive picks its compiler (a pre-analyze hook), on the query's own configuration, never the session's.
+     */
+    public static void compileAsDag(HiveConf query) {
+        HiveConf.setVar(query, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE, "tez");
+        query.setBoolean(DAG_MARKER, true);
+        DAG_QUERY_SETTINGS.forEach(query::set);
+    }
+
+    /** Whether a query was compiled by {@link #compileAsDag}. */
+    public static boolean isDatampiDag(Configuration query) {
+        return query.getBoolean(DAG_MARKER, false);
     }
 
     /** Whether the session configuration selects this engine. */

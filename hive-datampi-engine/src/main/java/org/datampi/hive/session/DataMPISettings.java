@@ -27,9 +27,31 @@ public final class DataMPISettings {
     public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
     /** Seconds a stage's ranks have to start its first O task before the stage fails (120). */
     public static final String START_TIMEOUT = "hive.datampi.start.timeout";
+    /**
+     * The plan shape: mapreduce (Hive's MapReduce compiler, the paper's O and A tasks; the default) or dag (Hive's
+     * Tez compiler: a DAG of vertices, docs/dag-mode.md).
+     */
+    public static final String PLAN = "hive.datampi.plan";
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, PLAN);
+
+    /** The plan shapes {@link #PLAN} takes. */
+    public enum PlanShape {
+        MAPREDUCE, DAG;
+
+        /** The shape a configuration asks for, strictly: an unknown value is refused, naming the key. */
+        public static PlanShape of(Configuration conf) {
+            String value = conf.getTrimmed(PLAN, "mapreduce");
+            for (PlanShape shape : values()) {
+                if (shape.name().equalsIgnoreCase(value)) {
+                    return shape;
+                }
+            }
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PLAN
+                    + ": expected mapreduce or dag");
+        }
+    }
 
     private DataMPISettings() {
     }

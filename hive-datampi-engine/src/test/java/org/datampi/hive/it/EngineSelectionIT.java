@@ -1,6 +1,7 @@
 package org.datampi.hive.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -90,6 +91,39 @@ class EngineSelectionIT {
         hive.setEngine("mr");
         String mr = String.join("\n", hive.query(query));
         assertTrue(mr.contains("Map Reduce") && !mr.contains("DataMPI"), mr);
+    }
+
+    /**
+     * hive.datampi.plan=dag compiles each query with Hive's Tez compiler while the session stays on datampi: EXPLAIN
+     * shows the DAG's vertices and edges. Running a DAG on the ranks is the next step of issue 10: until then it is
+     * refused before anything is read or written, naming the setting, and the mapreduce shape runs as before.
+     */
+    @Test
+    void theDagShapeCompilesWithHivesTezCompilerWhileTheSessionStaysOnDatampi() {
+        String query = "SELECT category, count(*) FROM sales_orc GROUP BY category";
+        hive.setEngine("datampi");
+        hive.query("CREATE TABLE dag_target (category STRING, n BIGINT)");
+        hive.query("INSERT INTO dag_target VALUES ('before', 1)");
+        hive.query("SET hive.datampi.plan=dag");
+        try {
+            String dag = String.join("\n", hive.query("EXPLAIN " + query));
+            assertTrue(dag.contains("Reducer 2 <- Map 1 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
+            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target " + query).getMessage();
+            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("hive.datampi.plan=dag"), refused);
+            int before = hive.consoleText().length();
+            hive.query("SET hive.execution.engine");
+            assertTrue(hive.consoleText().substring(before).contains("hive.execution.engine=datampi"),
+                    "only the query's configuration said tez");
+            hive.query("SET hive.datampi.plan=graph");
+            String invalid = hive.failure(query).getMessage();
+            assertTrue(invalid.contains("'graph' for hive.datampi.plan: expected mapreduce or dag"), invalid);
+        } finally {
+            hive.query("SET hive.datampi.plan=mapreduce");
+        }
+        assertEquals(List.of("before\t1"), hive.query("SELECT * FROM dag_target"), "the refused DAG wrote nothing");
+        String mapreduce = String.join("\n", hive.query("EXPLAIN " + query));
+        assertTrue(mapreduce.contains("DataMPI") && !mapreduce.contains("Vertex"), mapreduce);
+        assertFalse(sortedRows(query, "job_datampi").isEmpty(), "the mapreduce shape runs on datampi");
     }
 
     /** Regression: every stage left its submit directory behind, and CI's disk filled up. */
