@@ -122,9 +122,12 @@ public final class HiveDatampiCli {
         }
     }
 
-    /** Runs one statement; prints its rows, or its error; returns whether it succeeded. */
+    /**
+     * Runs one statement; prints its rows, or its error; returns whether it succeeded. Ctrl-C meanwhile cancels it
+     * ({@link StatementInterrupts}).
+     */
     private boolean execute(String statement) {
-        try {
+        try (StatementInterrupts interrupts = StatementInterrupts.whileRunning(err)) {
             session.execute(statement).forEach(out::println);
             return true;
         } catch (CommandProcessorException e) {

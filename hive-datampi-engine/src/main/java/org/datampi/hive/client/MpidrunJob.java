@@ -83,6 +83,10 @@ final class MpidrunJob {
     void failed(String reason) {
         ended = System.nanoTime();
         if (killed) {
+            if (firstError == null) {
+                firstError = "datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); "
+                        + "its ranks were stopped";
+            }
             exit.complete(State.KILLED);
             return;
         }

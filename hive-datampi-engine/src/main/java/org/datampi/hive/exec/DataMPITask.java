@@ -104,7 +104,7 @@ public final class DataMPITask extends MapRedTask {
         if (result != 0) {
             // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
             outcome.failure().ifPresent(cause -> {
-                console.printError("datampi: " + cause);
+                console.printError(cause.startsWith("datampi: ") ? cause : "datampi: " + cause);
                 setException(new HiveException(cause));
             });
         }
