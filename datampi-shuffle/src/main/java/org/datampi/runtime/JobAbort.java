@@ -23,6 +23,25 @@ final class JobAbort {
         if (!ABORTING.compareAndSet(false, true)) {
             return;
         }
+        // Whatever fails while reporting or cleaning up (an OutOfMemoryError again, a closed stream), the other ranks
+        // must not wait: MPI_Abort is unconditional.
+        try {
+            try {
+                report(rank, cause);
+            } catch (Throwable e) {
+                LOG.warn("Reporting the failure failed", e);
+            }
+            try {
+                cleanup.run();
+            } catch (Throwable e) {
+                LOG.warn("Cleanup after the failure failed", e);
+            }
+        } finally {
+            Mpi.abort(1);
+        }
+    }
+
+    private static void report(int rank, Throwable cause) {
         Throwable root = cause instanceof TaskFailedException && cause.getCause() != null ? cause.getCause() : cause;
         String where = cause instanceof TaskFailedException ? cause.getMessage().replaceFirst("(?s) failed: .*", "")
                 : "runtime";
@@ -44,12 +63,6 @@ final class JobAbort {
         root.printStackTrace(System.err);
         System.err.flush();
         LOG.error("Job failed on rank {} ({}), {}", rank, ThisHost.NAME, where, root);
-        try {
-            cleanup.run();
-        } catch (RuntimeException e) {
-            LOG.warn("Cleanup after the failure failed", e);
-        }
-        Mpi.abort(1);
     }
 
     static String oneLine(String text) {

@@ -9,20 +9,24 @@ import java.util.regex.Pattern;
  * Open MPI explains a launch that failed in help messages between rules of dashes: first the cause (a daemon that
  * could not connect back, with its host; an interface a host does not have), then the consequences ("ORTE was
  * unable to reliably start one or more daemons" and its generic advice). The first messages say the most, so the
- * cause is they, each on one line. Output without such messages (Hydra's) gives its last lines.
+ * cause is they, each on one line, after the last lines printed outside any message (a rank's JVM that ended on its
+ * own: "Terminating due to java.lang.OutOfMemoryError: Java heap space"; Hydra's errors, which have no rules). The
+ * launcher's and the ranks' own report lines ("mpidrun: ...", "datampi: ...") are not the cause: they are read
+ * apart.
  */
 final class LauncherOutput {
     private static final Pattern RULE = Pattern.compile("^-{20,}$");
     private static final int MESSAGES = 2;
-    private static final int PLAIN_LINES = 10;
+    private static final int PLAIN_LINES = 5;
 
     private LauncherOutput() {
     }
 
-    /** The cause in mpirun's last lines, one line; the lines exclude SLF4J's warnings. */
+    /** The cause in mpirun's last lines, one line; SLF4J's warnings are left out. */
     static String cause(List<String> lines) {
         List<String> messages = new ArrayList<>();
         List<String> plain = new ArrayList<>();
+        List<String> reports = new ArrayList<>();
         StringBuilder message = null;
         for (String line : lines) {
             if (line.startsWith("SLF4J:")) {
@@ -42,13 +46,18 @@ final class LauncherOutput {
                 if (!words.isEmpty()) {
                     message.append(message.isEmpty() ? "" : " ").append(words);
                 }
+            } else if (line.startsWith("mpidrun: ") || line.startsWith("datampi: ")) {
+                reports.add(line.trim());
             } else if (!line.isBlank()) {
                 plain.add(line.trim());
             }
         }
-        if (messages.isEmpty()) {
-            return String.join(" | ", plain.subList(Math.max(0, plain.size() - PLAIN_LINES), plain.size()));
-        }
-        return String.join(" | ", messages.subList(0, Math.min(MESSAGES, messages.size())));
+        List<String> cause = new ArrayList<>(last(plain, PLAIN_LINES));
+        cause.addAll(messages.subList(0, Math.min(MESSAGES, messages.size())));
+        return String.join(" | ", cause.isEmpty() ? last(reports, PLAIN_LINES) : cause);
+    }
+
+    private static List<String> last(List<String> lines, int count) {
+        return lines.subList(Math.max(0, lines.size() - count), lines.size());
     }
 }

@@ -104,7 +104,12 @@ final class RankPool implements AutoCloseable {
         try (BufferedReader lines = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                observe(line);
+                try {
+                    observe(line);
+                } catch (RuntimeException e) {
+                    // No line may stop this thread: it alone drains mpirun's output, without which rank 0 blocks.
+                    LOG.warn("Cannot make sense of mpidrun's line '{}'", line, e);
+                }
             }
             int exit = process.waitFor();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "

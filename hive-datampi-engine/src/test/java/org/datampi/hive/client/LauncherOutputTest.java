@@ -56,6 +56,27 @@ class LauncherOutputTest {
     }
 
     @Test
+    void aRankThatEndedOnItsOwnComesBeforeOpenMpisMessages() {
+        List<String> outOfMemory = List.of("datampi: Stage-1 map = 0%", "Terminating due to "
+                + "java.lang.OutOfMemoryError: Java heap space", "-".repeat(74),
+                "Primary job  terminated normally, but 1 process returned", "a non-zero exit code.", "-".repeat(74),
+                "-".repeat(74), "mpirun detected that one or more processes exited with non-zero status, thus causing",
+                "the job to be terminated. The first process to do so was:", "", "  Process name: [[1234,1],1]",
+                "  Exit code:    3", "-".repeat(74), "mpidrun: job job_1 failed (exit 3); rank logs in /x/logs/job_1");
+        assertEquals("Terminating due to java.lang.OutOfMemoryError: Java heap space | Primary job terminated normally, "
+                + "but 1 process returned a non-zero exit code. | mpirun detected that one or more processes exited "
+                + "with non-zero status, thus causing the job to be terminated. The first process to do so was: "
+                + "Process name: [[1234,1],1] Exit code: 3", LauncherOutput.cause(outOfMemory));
+    }
+
+    @Test
+    void onlyReportLinesAreTheCauseWhenNothingElseWasSaid() {
+        String failed = "mpidrun: job job_1 failed (exit 1); rank logs in /x";
+        assertEquals(failed, LauncherOutput.cause(List.of("SLF4J: Class path contains multiple SLF4J bindings.",
+                failed)));
+    }
+
+    @Test
     void aMessageLeftOpenIsNotTheCause() {
         assertEquals("the launcher stopped", LauncherOutput.cause(List.of("the launcher stopped", "-".repeat(30),
                 "half a message")));

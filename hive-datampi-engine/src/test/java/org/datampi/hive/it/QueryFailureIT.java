@@ -106,6 +106,23 @@ class QueryFailureIT {
         assertUnchangedAndHealthy();
     }
 
+    /**
+     * A rank out of heap ends the query within seconds, naming the error, rather than leaving its peers waiting for
+     * threads that died of it (ranks run with -XX:+ExitOnOutOfMemoryError; mpirun stops the others).
+     */
+    @Test
+    void aRankOutOfHeapEndsTheQueryInSecondsNamingTheError() throws Exception {
+        long start = System.nanoTime();
+        // About 1 GB per row (repeat's result), beyond the ranks' 768 MB heap; from a column, so that Hive cannot
+        // fold it on the client.
+        String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
+                + "WHERE length(repeat(name, 150000000 + id)) > 0").getMessage();
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(error.contains("java.lang.OutOfMemoryError"), "the FAILED line names the error: " + error);
+        assertTrue(seconds < 60, "the query ended " + seconds + " s after it started");
+        assertUnchangedAndHealthy();
+    }
+
     private void assertUnchangedAndHealthy() throws InterruptedException {
         // First, before the next query starts ranks again: the failed job's ranks, warm or not, are gone.
         assertNoRankLeft();
