@@ -96,12 +96,14 @@ public final class DataMPIJobRunner implements ClientProtocol {
         List<String> jobArguments = List.of("--job-id", jobId.toString(), "-O", Integer.toString(plan.oTasks()),
                 "-A", Integer.toString(plan.aTasks()), DataMPIHiveApplication.class.getName(), jobSubmitDir,
                 jobId.toString());
-        long startTimeout = startTimeoutSeconds(job);
+        long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
+        long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
         MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), jobId.toString(),
                 jobArguments);
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
                 + (job.get(DataMPISettings.HOSTFILE) == null ? ""
                         : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
+        process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
         RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, process);
         JOBS.put(jobId.toString(), running);
         return running.status();
@@ -130,20 +132,6 @@ public final class DataMPIJobRunner implements ClientProtocol {
 
     private static boolean reuseRanks(JobConf job) {
         return DataMPISettings.flag(job, DataMPISettings.REUSE_RANKS, true);
-    }
-
-    private static long startTimeoutSeconds(JobConf job) {
-        String value = job.get(DataMPISettings.START_TIMEOUT, "120").trim();
-        try {
-            long seconds = Long.parseLong(value);
-            if (seconds > 0) {
-                return seconds;
-            }
-        } catch (NumberFormatException e) {
-            // Named below.
-        }
-        throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.START_TIMEOUT
-                + ": expected a positive number of seconds");
     }
 
     private static void addIfSet(List<String> command, String option, String value) {

@@ -10,6 +10,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -144,14 +146,28 @@ final class MpidrunJob {
      * own liveness checks start only with the job. HINT (the setting, the hostfile) ends the error.
      */
     void failUnlessStartedWithin(long seconds, String hint) {
+        failUnless(seconds, () -> ranksUp != 0, "start", () -> "datampi: the ranks did not start job " + id
+                + " within " + seconds + " s (" + hint + ")");
+    }
+
+    /**
+     * Fails the job, and stops the ranks, unless it ends within SECONDS: a task that hangs (a UDF that never
+     * returns, a peer stuck in a way the ranks' liveness checks do not see) would otherwise hold the query forever.
+     */
+    void failUnlessEndedWithin(long seconds, String hint) {
+        failUnless(seconds, () -> false, "end", () -> "datampi: job " + id + " did not end within " + seconds
+                + " s (" + hint + "); its ranks were stopped");
+    }
+
+    /** Unless the job ends first, or MET holds by then, fails it with ERROR after SECONDS and stops its ranks. */
+    private void failUnless(long seconds, BooleanSupplier met, String what, Supplier<String> error) {
         Thread deadline = new Thread(() -> {
             try {
                 exit.get(seconds, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
-                if (ranksUp == 0 && !exit.isDone()) {
+                if (!met.getAsBoolean() && !exit.isDone()) {
                     if (firstError == null) {
-                        firstError = "datampi: the ranks did not start job " + id + " within " + seconds + " s ("
-                                + hint + ")";
+                        firstError = error.get();
                     }
                     pool.kill();
                 }
@@ -160,7 +176,7 @@ final class MpidrunJob {
             } catch (ExecutionException e) {
                 // Ended; nothing to watch.
             }
-        }, "datampi-start-deadline-" + id);
+        }, "datampi-" + what + "-deadline-" + id);
         deadline.setDaemon(true);
         deadline.start();
     }

@@ -27,6 +27,8 @@ public final class DataMPISettings {
     public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
     /** Seconds a stage's ranks have to start its first O task before the stage fails (120). */
     public static final String START_TIMEOUT = "hive.datampi.start.timeout";
+    /** Seconds a stage may run before it fails and its ranks are stopped (86400: a day). */
+    public static final String STAGE_TIMEOUT = "hive.datampi.stage.timeout";
     /**
      * The plan shape: mapreduce (Hive's MapReduce compiler, the paper's O and A tasks; the default) or dag (Hive's
      * Tez compiler: a DAG of vertices, docs/dag-mode.md).
@@ -34,7 +36,7 @@ public final class DataMPISettings {
     public static final String PLAN = "hive.datampi.plan";
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, PLAN);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, PLAN);
 
     /** The plan shapes {@link #PLAN} takes. */
     public enum PlanShape {
@@ -54,6 +56,21 @@ public final class DataMPISettings {
     }
 
     private DataMPISettings() {
+    }
+
+    /** A positive number of seconds, strictly: anything else is refused, naming the key. */
+    public static long seconds(Configuration conf, String key, long defaultValue) {
+        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        try {
+            long seconds = Long.parseLong(value);
+            if (seconds > 0) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
+                + ": expected a positive number of seconds");
     }
 
     /**

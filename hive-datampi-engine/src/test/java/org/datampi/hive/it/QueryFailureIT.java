@@ -107,6 +107,27 @@ class QueryFailureIT {
     }
 
     /**
+     * A task that hangs (here a row that sleeps a minute; in life a UDF that never returns) fails its stage at
+     * hive.datampi.stage.timeout, naming the setting, and its ranks are stopped.
+     */
+    @Test
+    void aStageThatRunsPastTheStageTimeoutFailsAndItsRanksAreStopped() throws Exception {
+        hive.query("SET hive.datampi.stage.timeout=8");
+        long start = System.nanoTime();
+        try {
+            String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text WHERE "
+                    + "reflect('java.lang.Thread', 'sleep', cast(60000 as bigint)) IS NULL").getMessage();
+            assertTrue(error.matches("(?s).*datampi: job job_datampi\\S+ did not end within 8 s "
+                    + "\\(hive.datampi.stage.timeout=8\\); its ranks were stopped.*"), error);
+        } finally {
+            hive.query("SET hive.datampi.stage.timeout=86400");
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(seconds < 45, "the query ended " + seconds + " s after it started, not after the sleeping row");
+        assertUnchangedAndHealthy();
+    }
+
+    /**
      * A rank out of heap ends the query within seconds, naming the error, rather than leaving its peers waiting for
      * threads that died of it (ranks run with -XX:+ExitOnOutOfMemoryError; mpirun stops the others).
      */
