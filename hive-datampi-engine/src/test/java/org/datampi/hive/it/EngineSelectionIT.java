@@ -126,6 +126,24 @@ class EngineSelectionIT {
         assertFalse(sortedRows(query, "job_datampi").isEmpty(), "the mapreduce shape runs on datampi");
     }
 
+    /**
+     * An administrator locks the launch settings with Hive's own restricted list (hive-site.xml): a session cannot
+     * raise the ranks' heap, allow oversubscription or point at another hostfile.
+     */
+    @Test
+    void anAdministratorLocksTheLaunchSettingsWithHivesRestrictedList() throws Exception {
+        try (HiveSession locked = new HiveSession(root.resolve("locked-state"), Map.of(
+                "hive.conf.restricted.list", "hive.datampi.heap,hive.datampi.oversubscribe,hive.datampi.hostfile"))) {
+            for (String setting : List.of("hive.datampi.heap=64g", "hive.datampi.oversubscribe=true",
+                    "hive.datampi.hostfile=/etc/hosts")) {
+                String error = locked.failure("SET " + setting).getMessage();
+                assertTrue(error.contains("Cannot modify " + setting.substring(0, setting.indexOf('='))
+                        + " at runtime"), error);
+            }
+            locked.query("SET hive.datampi.sendqueue=8");
+        }
+    }
+
     /** Regression: every stage left its submit directory behind, and CI's disk filled up. */
     @Test
     void finishedStagesLeaveNothingInTheStagingArea() throws Exception {
