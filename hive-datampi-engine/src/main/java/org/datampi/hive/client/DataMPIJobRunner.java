@@ -113,7 +113,8 @@ public final class DataMPIJobRunner implements ClientProtocol {
     private List<String> launchCommand(JobConf job, JobPlan plan) {
         Path home = datampiHome();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
-                "--serve", "-np", Integer.toString(plan.slots())));
+                "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
+                Integer.toString(plan.slots())));
         addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
         addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
         addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));

@@ -41,8 +41,19 @@ final class RankPool implements AutoCloseable {
      * explanation of a failed launch, some 50 lines.
      */
     private static final int TAIL_LINES = 200;
+    /**
+     * How long a group waits for its next job before it ends by itself (mpidrun --idle-seconds): a session that
+     * forgets its ranks does not hold a cluster's memory for ever.
+     */
+    static final int IDLE_SECONDS = 600;
 
     private final Process process;
+    /**
+     * When this side stops handing the group jobs: a tenth before the ranks' own idle limit (at most a minute), so
+     * that a job is never given to a group that is ending by itself.
+     */
+    private final long retireAfterIdleNanos;
+    private long idleSince = System.nanoTime();
     private final OutputStream jobInput;
     private final Deque<String> tail = new ArrayDeque<>();
     private volatile String logDir;
@@ -52,16 +63,18 @@ final class RankPool implements AutoCloseable {
     /** Whether a rank's failure started the abort grace; only the output reader uses it. */
     private boolean abortGraceStarted;
 
-    private RankPool(Process process) {
+    private RankPool(Process process, int idleSeconds) {
         this.process = requireNonNull(process, "process is null");
+        this.retireAfterIdleNanos = TimeUnit.SECONDS.toNanos(idleSeconds) - TimeUnit.SECONDS.toNanos(
+                Math.min(60, Math.max(1, idleSeconds / 10)));
         this.jobInput = process.getOutputStream();
     }
 
     /** Starts mpidrun --serve with the given command. */
-    static RankPool start(List<String> command) {
+    static RankPool start(List<String> command, int idleSeconds) {
         LOG.info("Launching {}", String.join(" ", command));
         try {
-            RankPool pool = new RankPool(new ProcessBuilder(command).redirectErrorStream(true).start());
+            RankPool pool = new RankPool(new ProcessBuilder(command).redirectErrorStream(true).start(), idleSeconds);
             Thread follower = new Thread(pool::follow, "datampi-rank-pool-output");
             follower.setDaemon(true);
             follower.start();
@@ -76,7 +89,7 @@ final class RankPool implements AutoCloseable {
      * job or has ended.
      */
     synchronized Optional<MpidrunJob> trySubmit(String jobId, List<String> jobArguments) {
-        if (ended || current != null || !process.isAlive()) {
+        if (hasEnded() || current != null) {
             return Optional.empty();
         }
         MpidrunJob job = new MpidrunJob(jobId, this);
@@ -92,12 +105,13 @@ final class RankPool implements AutoCloseable {
     }
 
     synchronized boolean isIdle() {
-        return !ended && current == null && process.isAlive();
+        return !hasEnded() && current == null;
     }
 
     /** Whether the group has ended or is ending (closed, failed, killed): it takes no more jobs. */
     synchronized boolean hasEnded() {
-        return ended || !process.isAlive();
+        return ended || !process.isAlive()
+                || current == null && System.nanoTime() - idleSince >= retireAfterIdleNanos;
     }
 
     private void follow() {
@@ -153,6 +167,7 @@ final class RankPool implements AutoCloseable {
         if (done.find() && done.group(1).equals(job.id())) {
             synchronized (this) {
                 current = null;
+                idleSince = System.nanoTime();
             }
             synchronized (tail) {
                 tail.clear();

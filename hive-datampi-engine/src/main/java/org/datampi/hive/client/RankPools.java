@@ -6,7 +6,8 @@ import java.util.List;
  * Where a stage runs: on this JVM's warm {@link RankPool} when hive.datampi.reuse.ranks is on and the pool was
  * started with the stage's launch settings (processes, heap, MPI, hostfile, shuffle settings), else on ranks started
  * for it alone. A changed setting replaces the warm pool; a stage submitted while the warm pool runs another (Hive's
- * parallel stages, a second session) gets ranks of its own rather than waiting.
+ * parallel stages, a second session) gets ranks of its own rather than waiting. A warm pool close to its ranks' own
+ * idle limit is replaced too ({@link RankPool#hasEnded}).
  */
 final class RankPools {
     private static RankPool warm;
@@ -27,13 +28,13 @@ final class RankPools {
             }
             if (warm == null || warm.hasEnded() || !sameLaunch && warm.isIdle()) {
                 closeWarm();
-                warm = RankPool.start(launchCommand);
+                warm = RankPool.start(launchCommand, RankPool.IDLE_SECONDS);
                 warmCommand = List.copyOf(launchCommand);
                 return warm.trySubmit(jobId, jobArguments)
                         .orElseThrow(() -> new IllegalStateException("A new rank pool refused job " + jobId));
             }
         }
-        RankPool once = RankPool.start(launchCommand);
+        RankPool once = RankPool.start(launchCommand, RankPool.IDLE_SECONDS);
         MpidrunJob job = once.trySubmit(jobId, jobArguments)
                 .orElseThrow(() -> new IllegalStateException("A new rank pool refused job " + jobId));
         once.close();
