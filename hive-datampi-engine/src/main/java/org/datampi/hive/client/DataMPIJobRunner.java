@@ -82,7 +82,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
 
     @Override
     public JobID getNewJobID() {
-        return new JobID("datampi" + RUNNER_ID, SEQUENCE.incrementAndGet());
+        return newJobId();
     }
 
     @Override
@@ -93,24 +93,39 @@ public final class DataMPIJobRunner implements ClientProtocol {
                 submitDir.getFileSystem(job), job, submitDir);
         JobPlan plan = JobPlan.of(job, splits.length, job.getNumReduceTasks(), job.getBoolean(REDUCERS_FIXED, true),
                 job.getBoolean(LAST_STAGE, false));
-        List<String> jobArguments = List.of("--job-id", jobId.toString(), "-O", Integer.toString(plan.oTasks()),
-                "-A", Integer.toString(plan.aTasks()), DataMPIHiveApplication.class.getName(), jobSubmitDir,
-                jobId.toString());
-        long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
-        long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
-        MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), jobId.toString(),
-                jobArguments);
-        process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
-                + (job.get(DataMPISettings.HOSTFILE) == null ? ""
-                        : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
-        process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
+        MpidrunJob process = launch(job, plan, jobId.toString(), DataMPIHiveApplication.class.getName(),
+                List.of(jobSubmitDir, jobId.toString()));
         RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, process);
         JOBS.put(jobId.toString(), running);
         return running.status();
     }
 
+    /**
+     * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class with the
+     * static setUpJob and main that CommonProcess calls) with its ARGUMENTS, in O and A tasks by the plan, under the
+     * job's start and stage deadlines.
+     */
+    static MpidrunJob launch(JobConf job, JobPlan plan, String jobId, String program, List<String> arguments) {
+        List<String> jobArguments = new ArrayList<>(List.of("--job-id", jobId, "-O", Integer.toString(plan.oTasks()),
+                "-A", Integer.toString(plan.aTasks()), program));
+        jobArguments.addAll(arguments);
+        long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
+        long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
+        MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), jobId, jobArguments);
+        process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
+                + (job.get(DataMPISettings.HOSTFILE) == null ? ""
+                        : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
+        process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
+        return process;
+    }
+
+    /** A new job id of this JVM's runner: for Hadoop's JobClient, and for jobs that do not come through it. */
+    static JobID newJobId() {
+        return new JobID("datampi" + RUNNER_ID, SEQUENCE.incrementAndGet());
+    }
+
     /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */
-    private List<String> launchCommand(JobConf job, JobPlan plan) {
+    private static List<String> launchCommand(JobConf job, JobPlan plan) {
         Path home = datampiHome();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",

@@ -1,33 +1,176 @@
 package org.datampi.hive.exec;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.common.HiveInterruptCallback;
+import org.apache.hadoop.hive.common.HiveInterruptUtils;
+import org.apache.hadoop.hive.ql.Context;
+import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.tez.TezTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.plan.BaseWork;
+import org.apache.hadoop.hive.ql.plan.MapWork;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.tez.common.counters.TezCounters;
+import org.datampi.hive.app.DataMPIDagApplication;
+import org.datampi.hive.app.TaskCounters;
+import org.datampi.hive.client.JobPlan;
+import org.datampi.hive.client.RanksJob;
+import org.datampi.hive.dag.DagVertex;
+import org.datampi.hive.dag.MapVertexBuilder;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The task Hive builds for a TezWork (a DAG of MapWork, ReduceWork and MergeJoinWork vertices), through Hive's
  * work-to-task table (DataMPIEngine). It has to be a TezTask: Hive's Tez compiler casts the tasks it builds to
  * TezTask and tests for it (GenTezProcContext, Vectorizer, MemoryDecider, SemanticAnalyzer), EXPLAIN included.
  *
- * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG is datampi's to
- * run; running it on the ranks is docs/dag-mode.md's next step, so until then such a query stops here with an error
- * that says so, before anything is read or written (EXPLAIN shows the DAG). Any other TezTask (a session on Tez)
- * is Hive's own.
+ * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG runs on the
+ * session's ranks. So far that is a DAG of one map vertex (docs/dag-mode.md, step 1): the vertex is built as Tez's
+ * would be ({@link MapVertexBuilder}), written once into the query's scratch directory, and each of its tasks runs
+ * as an O task on a rank ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. A DAG with
+ * edges is refused before anything is read or written. Any other TezTask (a session on Tez) is Hive's own.
  */
 public class DataMPIDagTask extends TezTask {
     private static final long serialVersionUID = 1L;
+    private static final Logger DAG_LOG = LoggerFactory.getLogger(DataMPIDagTask.class);
 
     @Override
     public int execute() {
         if (!DataMPIEngine.isDatampiDag(conf)) {
             return super.execute();
         }
-        String message = "datampi: " + getId() + " is a DAG of " + getWork().getAllWork().size() + " vertices ("
-                + DataMPISettings.PLAN + "=dag); running DAGs on the ranks is not built yet (docs/dag-mode.md): "
-                + "EXPLAIN shows the plan; SET " + DataMPISettings.PLAN + "=mapreduce runs the query";
+        List<BaseWork> vertices = getWork().getAllWork();
+        if (vertices.size() != 1 || !(vertices.get(0) instanceof MapWork map)) {
+            return refuse("datampi: " + getId() + " is a DAG of " + vertices.size() + " vertices ("
+                    + DataMPISettings.PLAN + "=dag); datampi runs DAGs of one map vertex so far (docs/dag-mode.md): "
+                    + "EXPLAIN shows the plan; SET " + DataMPISettings.PLAN + "=mapreduce runs the query");
+        }
+        long started = System.nanoTime();
+        Context queryContext = context != null ? context : newContext();
+        Path dagDir = null;
+        RanksJob job = null;
+        boolean success = false;
+        try {
+            JobConf jobConf = new JobConf(conf);
+            int ranks = JobPlan.slots(jobConf);
+            DagVertex vertex = MapVertexBuilder.build(conf, queryContext, queryPlan, getWork(), map, ranks,
+                    (int) DataMPISettings.heapMegabytes(jobConf));
+            dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
+            Path vertexFile = new Path(dagDir, "vertex");
+            FileSystem fs = vertexFile.getFileSystem(conf);
+            try (OutputStream out = fs.create(vertexFile, false)) {
+                vertex.write(out);
+            }
+            int tasks = vertex.tasks().size();
+            job = RanksJob.start(jobConf, Math.max(1, tasks), DataMPIDagApplication.class.getName(),
+                    List.of(fs.makeQualified(vertexFile).toString()));
+            console.printInfo("datampi: " + getId() + " " + job.id() + ": vertex " + map.getName() + ", " + tasks
+                    + " tasks on " + ranks + " ranks");
+            RanksJob running = job;
+            HiveInterruptCallback interrupt = running::kill;
+            HiveInterruptUtils.add(interrupt);
+            try {
+                success = job.await(progress -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%",
+                        new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), map.getName(),
+                        Math.round(progress * 100))));
+            } finally {
+                HiveInterruptUtils.remove(interrupt);
+            }
+            if (success) {
+                setTezCounters(tezCounters(TaskCounters.merge(conf, dagDir)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (job != null) {
+                job.kill();
+            }
+            console.printError("datampi: " + getId() + " was interrupted");
+            setException(e);
+        } catch (Exception e) {
+            console.printError("datampi: " + getId() + " failed: " + e.getMessage());
+            setException(e);
+        } finally {
+            success = close(success);
+            if (job != null) {
+                StageReport.print(console, getId(), job.id(), job.outcome(List.of()), !success, started,
+                        System.nanoTime(), this::setException);
+            }
+            removeQuietly(dagDir);
+            if (queryContext != context) {
+                clearQuietly(queryContext);
+            }
+        }
+        return success ? 0 : 2;
+    }
+
+    /**
+     * Hive's job close of every operator of the DAG, as TezTask's close: on success the file sinks move their tasks'
+     * files into place (and drop duplicates); on failure they remove them. Returns whether the stage succeeded.
+     */
+    private boolean close(boolean success) {
+        try {
+            for (BaseWork work : getWork().getAllWork()) {
+                for (Operator<?> operator : work.getAllOperators()) {
+                    operator.jobClose(conf, success);
+                }
+            }
+            return success;
+        } catch (HiveException e) {
+            console.printError("datampi: " + getId() + ": job close failed: " + e.getMessage());
+            setException(e);
+            return false;
+        }
+    }
+
+    private int refuse(String message) {
         console.printError(message);
         setException(new HiveException(message));
         return 1;
+    }
+
+    private Context newContext() {
+        return new Context(conf);
+    }
+
+    private static TezCounters tezCounters(Counters counters) {
+        TezCounters tez = new TezCounters();
+        for (Counters.Group group : counters) {
+            for (Counters.Counter counter : group) {
+                tez.findCounter(group.getName(), counter.getName()).increment(counter.getValue());
+            }
+        }
+        return tez;
+    }
+
+    private void removeQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            dir.getFileSystem(conf).delete(dir, true);
+        } catch (IOException e) {
+            DAG_LOG.warn("Cannot remove {}", dir, e);
+        }
+    }
+
+    private void clearQuietly(Context own) {
+        try {
+            own.clear();
+        } catch (IOException e) {
+            DAG_LOG.warn("Cannot clear the context of {}", getId(), e);
+        }
     }
 }

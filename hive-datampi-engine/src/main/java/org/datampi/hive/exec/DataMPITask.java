@@ -66,7 +66,8 @@ public final class DataMPITask extends MapRedTask {
             ExecMapper.setDone(false);
             if (getJobID() != null) {
                 long ended = System.nanoTime();
-                DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> report(outcome, result, started, ended));
+                DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> StageReport.print(console, getId(),
+                        getJobID(), outcome, result != 0, started, ended, this::setException));
             }
         }
         return result;
@@ -93,20 +94,6 @@ public final class DataMPITask extends MapRedTask {
         long perRank = Math.max(MIN_SPLIT_BYTES, (input + slots - 1) / slots);
         if (perRank < maxSplit) {
             HiveConf.setLongVar(job, HiveConf.ConfVars.MAPRED_MAX_SPLIT_SIZE, perRank);
-        }
-    }
-
-    private void report(DataMPIJobRunner.JobOutcome outcome, int result, long started, long ended) {
-        outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir
-                + outcome.rankHosts().map(hosts -> " (ranks " + hosts + ")").orElse("")));
-        console.printInfo("datampi: " + getId() + " " + getJobID() + " " + outcome.timeline().describe(started, ended));
-        outcome.notes().forEach(note -> console.printInfo("datampi: " + getId() + " " + note));
-        if (result != 0) {
-            // Hive appends the task's exception to its FAILED line: make it the failing rank's root cause.
-            outcome.failure().ifPresent(cause -> {
-                console.printError(cause.startsWith("datampi: ") ? cause : "datampi: " + cause);
-                setException(new HiveException(cause));
-            });
         }
     }
 }

@@ -49,13 +49,16 @@ public final class DataMPIEngine {
     /** Set on a query's configuration by {@link #compileAsDag}: its TezTasks are datampi's. */
     static final String DAG_MARKER = "hive.datampi.dag";
     /**
-     * What a DAG query turns off until datampi runs it (docs/dag-mode.md, step 5): bucket map joins and sort-merge
-     * joins need Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager.
+     * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
+     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5); the column
+     * statistics Hive gathers while it writes a table add a reduce vertex to every INSERT and CTAS (until step 2 runs
+     * reduce vertices; the table's basic statistics are still kept).
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
             "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
-            "hive.tez.auto.reducer.parallelism", "false");
+            "hive.tez.auto.reducer.parallelism", "false",
+            "hive.stats.column.autogather", "false");
 
     private DataMPIEngine() {
     }

@@ -1,6 +1,9 @@
 package org.datampi.hive.session;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
 
@@ -35,6 +38,8 @@ public final class DataMPISettings {
      */
     public static final String PLAN = "hive.datampi.plan";
 
+    private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
+
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
             HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, PLAN);
 
@@ -56,6 +61,23 @@ public final class DataMPISettings {
     }
 
     private DataMPISettings() {
+    }
+
+    /** The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; mpidrun's default 2g). */
+    public static long heapMegabytes(Configuration conf) {
+        String value = conf.getTrimmed(HEAP, "2g");
+        Matcher size = HEAP_SIZE.matcher(value);
+        if (!size.matches()) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + HEAP
+                    + ": expected a JVM heap size such as 768m or 2g");
+        }
+        long number = Long.parseLong(size.group(1));
+        return switch (size.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> Math.max(1, number / 1024);
+            case "m" -> number;
+            case "g" -> number * 1024;
+            default -> Math.max(1, number / (1024 * 1024));
+        };
     }
 
     /** A positive number of seconds, strictly: anything else is refused, naming the key. */

@@ -94,36 +94,48 @@ class EngineSelectionIT {
     }
 
     /**
-     * hive.datampi.plan=dag compiles each query with Hive's Tez compiler while the session stays on datampi: EXPLAIN
-     * shows the DAG's vertices and edges. Running a DAG on the ranks is the next step of issue 10: until then it is
-     * refused before anything is read or written, naming the setting, and the mapreduce shape runs as before.
+     * hive.datampi.plan=dag compiles each query with Hive's Tez compiler while the session stays on datampi, and runs
+     * a DAG of one map vertex on the ranks with Tez's task runtime and Hive's MapTezProcessor: its rows, and what an
+     * INSERT OVERWRITE of them writes, equal Hive on MR's. A DAG with edges (a GROUP BY) is refused before anything is
+     * read or written, naming the setting; EXPLAIN shows it.
      */
     @Test
-    void theDagShapeCompilesWithHivesTezCompilerWhileTheSessionStaysOnDatampi() {
-        String query = "SELECT category, count(*) FROM sales_orc GROUP BY category";
+    void theDagShapeRunsAMapVertexOnTheRanksWhileTheSessionStaysOnDatampi() {
+        String select = "SELECT id, upper(name), amount * 2 FROM sales_orc WHERE category = 'books' AND id % 3 = 1";
+        hive.setEngine("mr");
+        hive.query("CREATE TABLE dag_target (id INT, name STRING, doubled DECIMAL(14,2)) STORED AS ORC");
+        hive.query("INSERT INTO dag_target VALUES (0, 'before', 1)");
+        List<String> expected = sortedRows(select, "job_local");
+        assertFalse(expected.isEmpty(), "MR selects rows");
         hive.setEngine("datampi");
-        hive.query("CREATE TABLE dag_target (category STRING, n BIGINT)");
-        hive.query("INSERT INTO dag_target VALUES ('before', 1)");
         hive.query("SET hive.datampi.plan=dag");
         try {
-            String dag = String.join("\n", hive.query("EXPLAIN " + query));
+            assertEquals(expected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
+            String groupBy = "SELECT category, count(*) FROM sales_orc GROUP BY category";
+            String dag = String.join("\n", hive.query("EXPLAIN " + groupBy));
             assertTrue(dag.contains("Reducer 2 <- Map 1 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
-            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target " + query).getMessage();
+            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target SELECT count(*), category, 0 "
+                    + "FROM sales_orc GROUP BY category").getMessage();
             assertTrue(refused.contains("DataMPIDagTask") && refused.contains("hive.datampi.plan=dag"), refused);
+            assertEquals(List.of("0\tbefore\t1.00"), hive.query("SELECT * FROM dag_target"),
+                    "the refused DAG wrote nothing");
+            hive.query("INSERT OVERWRITE TABLE dag_target " + select);
             int before = hive.consoleText().length();
             hive.query("SET hive.execution.engine");
             assertTrue(hive.consoleText().substring(before).contains("hive.execution.engine=datampi"),
                     "only the query's configuration said tez");
             hive.query("SET hive.datampi.plan=graph");
-            String invalid = hive.failure(query).getMessage();
+            String invalid = hive.failure(select).getMessage();
             assertTrue(invalid.contains("'graph' for hive.datampi.plan: expected mapreduce or dag"), invalid);
         } finally {
             hive.query("SET hive.datampi.plan=mapreduce");
         }
-        assertEquals(List.of("before\t1"), hive.query("SELECT * FROM dag_target"), "the refused DAG wrote nothing");
-        String mapreduce = String.join("\n", hive.query("EXPLAIN " + query));
+        hive.setEngine("mr");
+        assertEquals(expected, sortedRows("SELECT * FROM dag_target", "job_local"),
+                "the DAG's INSERT OVERWRITE wrote the map vertex's rows");
+        hive.setEngine("datampi");
+        String mapreduce = String.join("\n", hive.query("EXPLAIN " + select));
         assertTrue(mapreduce.contains("DataMPI") && !mapreduce.contains("Vertex"), mapreduce);
-        assertFalse(sortedRows(query, "job_datampi").isEmpty(), "the mapreduce shape runs on datampi");
     }
 
     /**

@@ -1,0 +1,75 @@
+package org.datampi.hive.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import org.apache.hadoop.mapred.JobConf;
+
+/**
+ * A program run on the session's ranks outside Hadoop's job protocol: DAG mode's vertices, which Hive's TezTask runs
+ * itself rather than through a JobClient. The same ranks, deadlines, progress and failure reports as a
+ * MapReduce-shaped stage ({@link DataMPIJobRunner}).
+ */
+public final class RanksJob {
+    private final String id;
+    private final MpidrunJob process;
+
+    private RanksJob(String id, MpidrunJob process) {
+        this.id = requireNonNull(id, "id is null");
+        this.process = requireNonNull(process, "process is null");
+    }
+
+    /**
+     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in O_TASKS O tasks and no A
+     * tasks; its arguments are ARGUMENTS followed by the job's id.
+     */
+    public static RanksJob start(JobConf job, int oTasks, String program, List<String> arguments) {
+        String id = DataMPIJobRunner.newJobId().toString();
+        List<String> withId = new ArrayList<>(arguments);
+        withId.add(id);
+        JobPlan plan = new JobPlan(oTasks, 0, JobPlan.slots(job));
+        return new RanksJob(id, DataMPIJobRunner.launch(job, plan, id, program, withId));
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Waits for the job's end, telling PROGRESS the share of O tasks done whenever it changes; returns whether it
+     * succeeded. Every wait is a second at most, so that an interrupt (Ctrl-C) is seen.
+     */
+    public boolean await(Consumer<Float> progress) throws InterruptedException {
+        float reported = -1;
+        while (true) {
+            try {
+                return process.exit().get(1, TimeUnit.SECONDS) == MpidrunJob.State.SUCCEEDED;
+            } catch (TimeoutException e) {
+                float now = process.mapProgress();
+                if (now != reported) {
+                    progress.accept(now);
+                    reported = now;
+                }
+            } catch (ExecutionException e) {
+                return false;
+            }
+        }
+    }
+
+    /** Stops the job now, and with it the ranks that run it. */
+    public void kill() {
+        process.kill();
+    }
+
+    /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */
+    public DataMPIJobRunner.JobOutcome outcome(List<String> notes) {
+        return new DataMPIJobRunner.JobOutcome(process.logDir(), process.rankHosts(), process.failure(),
+                process.timeline(), notes);
+    }
+}

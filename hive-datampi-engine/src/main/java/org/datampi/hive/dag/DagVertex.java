@@ -1,0 +1,92 @@
+package org.datampi.hive.dag;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.tez.dag.records.TezTaskAttemptID;
+import org.apache.tez.dag.records.TezTaskID;
+import org.apache.tez.runtime.api.impl.TaskSpec;
+
+/**
+ * One root vertex of a DAG as the ranks get it: Tez's spec of its first task (the processor, input and output
+ * descriptors with Hive's payloads, the vertex's configuration), the name of its root input, and per task the split
+ * Hive's split generator made and the hosts that hold its data. The client writes it once per vertex; rank 0 reads it
+ * and broadcasts it to the others, each of which builds the spec of every task it runs from it.
+ *
+ * @param template the spec of task 0 (attempt 0)
+ * @param inputName the root input (the table's alias), to which each task's split goes
+ * @param tasks one per task of the vertex, in task order
+ */
+public record DagVertex(TaskSpec template, String inputName, List<VertexTask> tasks) {
+    public DagVertex {
+        requireNonNull(template, "template is null");
+        requireNonNull(inputName, "inputName is null");
+        tasks = List.copyOf(tasks);
+    }
+
+    /**
+     * One task's input.
+     *
+     * @param split Hive's serialized split (an MRSplitProto), as Tez's split event carries it
+     * @param hosts where the split's data is
+     */
+    public record VertexTask(byte[] split, List<String> hosts) {
+        public VertexTask {
+            requireNonNull(split, "split is null");
+            hosts = List.copyOf(hosts);
+        }
+    }
+
+    /** The spec of task TASK, attempt 0. */
+    public TaskSpec taskSpec(int task) {
+        TezTaskAttemptID first = template.getTaskAttemptID();
+        TezTaskAttemptID attempt = TezTaskAttemptID.getInstance(
+                TezTaskID.getInstance(first.getTaskID().getVertexID(), task), 0);
+        return new TaskSpec(attempt, template.getDAGName(), template.getVertexName(), tasks.size(),
+                template.getProcessorDescriptor(), template.getInputs(), template.getOutputs(),
+                template.getGroupInputs(), template.getTaskConf());
+    }
+
+    public void write(OutputStream stream) throws IOException {
+        DataOutputStream out = new DataOutputStream(stream);
+        template.write(out);
+        out.writeUTF(inputName);
+        out.writeInt(tasks.size());
+        for (VertexTask task : tasks) {
+            out.writeInt(task.split().length);
+            out.write(task.split());
+            out.writeInt(task.hosts().size());
+            for (String host : task.hosts()) {
+                out.writeUTF(host);
+            }
+        }
+        out.flush();
+    }
+
+    public static DagVertex read(InputStream stream) throws IOException {
+        DataInputStream in = new DataInputStream(stream);
+        TaskSpec template = new TaskSpec();
+        template.readFields(in);
+        String inputName = in.readUTF();
+        int count = in.readInt();
+        List<VertexTask> tasks = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            byte[] split = new byte[in.readInt()];
+            in.readFully(split);
+            int hostCount = in.readInt();
+            List<String> hosts = new ArrayList<>(hostCount);
+            for (int h = 0; h < hostCount; h++) {
+                hosts.add(in.readUTF());
+            }
+            tasks.add(new VertexTask(split, hosts));
+        }
+        return new DagVertex(template, inputName, tasks);
+    }
+}

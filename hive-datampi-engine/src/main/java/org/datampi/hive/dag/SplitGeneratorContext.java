@@ -1,0 +1,127 @@
+package org.datampi.hive.dag;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.dag.api.UserPayload;
+import org.apache.tez.dag.api.event.VertexState;
+import org.apache.tez.runtime.api.InputInitializerContext;
+
+/**
+ * What Hive's split generator (HiveSplitGenerator, a Tez input initializer) sees of "the application master" when the
+ * client runs it for a root vertex: the input's payload and names, and the resources that decide how many splits it
+ * makes (the stage's ranks, each one task at a time with the rank's heap). Dynamic partition pruning, which waits for
+ * other vertices, is not run yet (docs/dag-mode.md, step 4): those calls are refused.
+ */
+final class SplitGeneratorContext implements InputInitializerContext {
+    private final ApplicationId applicationId;
+    private final String dagName;
+    private final Configuration vertexConf;
+    private final String inputName;
+    private final UserPayload inputPayload;
+    private final UserPayload initializerPayload;
+    private final int vertexId;
+    private final int ranks;
+    private final int taskMemoryMb;
+    private final TezCounters counters = new TezCounters();
+
+    SplitGeneratorContext(ApplicationId applicationId, String dagName, Configuration vertexConf, String inputName,
+            UserPayload inputPayload, UserPayload initializerPayload, int vertexId, int ranks, int taskMemoryMb) {
+        this.applicationId = requireNonNull(applicationId, "applicationId is null");
+        this.dagName = requireNonNull(dagName, "dagName is null");
+        this.vertexConf = requireNonNull(vertexConf, "vertexConf is null");
+        this.inputName = requireNonNull(inputName, "inputName is null");
+        this.inputPayload = inputPayload;
+        this.initializerPayload = initializerPayload;
+        this.vertexId = vertexId;
+        this.ranks = ranks;
+        this.taskMemoryMb = taskMemoryMb;
+    }
+
+    /** What the split generator counted (HiveInputCounters). */
+    TezCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public ApplicationId getApplicationId() {
+        return applicationId;
+    }
+
+    @Override
+    public String getDAGName() {
+        return dagName;
+    }
+
+    @Override
+    public Configuration getVertexConfiguration() {
+        return vertexConf;
+    }
+
+    @Override
+    public String getInputName() {
+        return inputName;
+    }
+
+    @Override
+    public UserPayload getInputUserPayload() {
+        return inputPayload;
+    }
+
+    @Override
+    public UserPayload getUserPayload() {
+        return initializerPayload;
+    }
+
+    @Override
+    public int getNumTasks() {
+        return -1;
+    }
+
+    @Override
+    public Resource getVertexTaskResource() {
+        return Resource.newInstance(taskMemoryMb, 1);
+    }
+
+    @Override
+    public int getVertexId() {
+        return vertexId;
+    }
+
+    @Override
+    public Resource getTotalAvailableResource() {
+        return Resource.newInstance((long) taskMemoryMb * ranks, ranks);
+    }
+
+    @Override
+    public int getNumClusterNodes() {
+        return ranks;
+    }
+
+    @Override
+    public int getDAGAttemptNumber() {
+        return 1;
+    }
+
+    @Override
+    public int getVertexNumTasks(String vertexName) {
+        throw new UnsupportedOperationException("datampi's DAG mode does not prune partitions dynamically yet "
+                + "(vertex " + vertexName + ")");
+    }
+
+    @Override
+    public void registerForVertexStateUpdates(String vertexName, Set<VertexState> stateSet) {
+        throw new UnsupportedOperationException("datampi's DAG mode does not prune partitions dynamically yet "
+                + "(vertex " + vertexName + ")");
+    }
+
+    @Override
+    public void addCounters(TezCounters tezCounters) {
+        counters.incrAllCounters(tezCounters);
+    }
+}

@@ -1,0 +1,143 @@
+package org.datampi.hive.dag;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.tez.common.TezExecutors;
+import org.apache.tez.common.TezSharedExecutor;
+import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.dag.api.TezException;
+import org.apache.tez.dag.records.TezTaskAttemptID;
+import org.apache.tez.hadoop.shim.HadoopShimsLoader;
+import org.apache.tez.runtime.LogicalIOProcessorRuntimeTask;
+import org.apache.tez.runtime.api.TaskFailureType;
+import org.apache.tez.runtime.api.events.InputDataInformationEvent;
+import org.apache.tez.runtime.api.impl.EventMetaData;
+import org.apache.tez.runtime.api.impl.EventMetaData.EventProducerConsumerType;
+import org.apache.tez.runtime.api.impl.ExecutionContextImpl;
+import org.apache.tez.runtime.api.impl.TaskSpec;
+import org.apache.tez.runtime.api.impl.TezEvent;
+import org.apache.tez.runtime.api.impl.TezUmbilical;
+import org.apache.tez.runtime.common.objectregistry.ObjectRegistryImpl;
+
+import com.google.common.collect.HashMultimap;
+import com.google.common.collect.Multimap;
+
+/**
+ * Runs a vertex's tasks in a rank with Tez's own task runtime (LogicalIOProcessorRuntimeTask), as a Tez container
+ * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
+ * the master would route it, and Hive's processor (MapTezProcessor) runs unchanged. One per rank process: like a
+ * container, it keeps one object registry (Hive caches plans and hash tables in it), cleared when the DAG or the
+ * vertex changes.
+ *
+ * <p>Not thread-safe: a rank runs one task at a time.
+ */
+public final class VertexTaskRunner {
+    private final ObjectRegistryImpl registry = new ObjectRegistryImpl();
+    private final String host;
+    private String lastDag;
+    private String lastVertex;
+    private Multimap<String, String> startedInputs = HashMultimap.create();
+
+    public VertexTaskRunner(String host) {
+        this.host = requireNonNull(host, "host is null");
+    }
+
+    /** Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters, or throws its failure. */
+    public TezCounters run(DagVertex vertex, int task, String localDir) throws Exception {
+        TaskSpec spec = vertex.taskSpec(task);
+        TezTaskAttemptID attempt = spec.getTaskAttemptID();
+        String dag = attempt.getTaskID().getVertexID().getDAGID().toString();
+        if (!dag.equals(lastDag)) {
+            registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
+            registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.DAG);
+            startedInputs = HashMultimap.create();
+        } else if (!spec.getVertexName().equals(lastVertex)) {
+            registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
+        }
+        lastDag = dag;
+        lastVertex = spec.getVertexName();
+
+        // As TezTaskRunner2: the task's configuration is the process's defaults and the vertex's own settings.
+        Configuration taskConf = new Configuration();
+        if (spec.getTaskConf() != null) {
+            spec.getTaskConf().forEach(setting -> taskConf.set(setting.getKey(), setting.getValue()));
+        }
+        Umbilical umbilical = new Umbilical();
+        TezExecutors executor = new TezSharedExecutor(taskConf);
+        LogicalIOProcessorRuntimeTask runtime = new LogicalIOProcessorRuntimeTask(spec, 0, taskConf,
+                new String[] {localDir}, umbilical, new HashMap<String, ByteBuffer>(), new HashMap<>(System.getenv()),
+                startedInputs, registry, String.valueOf(ProcessHandle.current().pid()),
+                new ExecutionContextImpl(host), Runtime.getRuntime().maxMemory(), false,
+                new HadoopShimsLoader(taskConf).getHadoopShim(), executor);
+        try {
+            runtime.initialize();
+            runtime.handleEvents(List.of(splitEvent(vertex, task, spec)));
+            runtime.run();
+            runtime.close();
+        } finally {
+            runtime.setFrameworkCounters();
+            runtime.cleanup();
+            executor.shutdownNow();
+        }
+        umbilical.throwIfFailed();
+        return runtime.getCounters();
+    }
+
+    /** The task's split, routed to its root input as Tez's master routes a root input's data information event. */
+    private static TezEvent splitEvent(DagVertex vertex, int task, TaskSpec spec) {
+        InputDataInformationEvent split = InputDataInformationEvent.createWithSerializedPayload(task,
+                ByteBuffer.wrap(vertex.tasks().get(task).split()));
+        split.setTargetIndex(task);
+        TezEvent event = new TezEvent(split, new EventMetaData(EventProducerConsumerType.INPUT, spec.getVertexName(),
+                vertex.inputName(), null));
+        event.setDestinationInfo(new EventMetaData(EventProducerConsumerType.INPUT, spec.getVertexName(),
+                vertex.inputName(), spec.getTaskAttemptID()));
+        return event;
+    }
+
+    /**
+     * The task's line to "the master": a map task of a root vertex sends no events that anyone waits for (dynamic
+     * partition pruning, whose events a vertex would send, is not run yet), commits through Hive's own job close,
+     * and what it signals of a failure is rethrown when it ends.
+     */
+    private static final class Umbilical implements TezUmbilical {
+        private volatile Throwable failure;
+        private volatile String failureMessage;
+
+        @Override
+        public void addEvents(Collection<TezEvent> events) {
+            // No consumer yet (see above).
+        }
+
+        @Override
+        public void signalFailure(TezTaskAttemptID attempt, TaskFailureType type, Throwable cause, String message,
+                EventMetaData source) {
+            failure = cause;
+            failureMessage = attempt + " failed (" + type + "): " + message;
+        }
+
+        @Override
+        public void signalKillSelf(TezTaskAttemptID attempt, Throwable cause, String message, EventMetaData source) {
+            failure = cause;
+            failureMessage = attempt + " killed itself: " + message;
+        }
+
+        @Override
+        public boolean canCommit(TezTaskAttemptID attempt) throws IOException {
+            return true;
+        }
+
+        void throwIfFailed() throws TezException {
+            if (failureMessage != null) {
+                throw new TezException(failureMessage, failure);
+            }
+        }
+    }
+}
