@@ -93,6 +93,18 @@ class ClusterSimIT {
                 "the console's ranks per host are those whose logs each host has");
     }
 
+    /**
+     * DAG mode across hosts: a map vertex's tasks run on the ranks of every host, over the table in HDFS (the vertex
+     * broadcast from rank 0, Hive's plan and the output in HDFS), with the rows of Hive on MR.
+     */
+    @Test
+    void aMapVertexOfTheDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
+        Result result = assertSameOutputAsMr("dag-map-vertex", "SET hive.datampi.plan=dag;"
+                + "SET hive.fetch.task.conversion=none;"
+                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;");
+        assertTrue(result.output().contains(": vertex Map 1, "), "a DAG vertex ran on datampi:\n" + result.output());
+    }
+
     @Test
     void moreRanksThanTheHostfilesSlotsAreRefused() throws Exception {
         Result refused = cluster.hive("oversubscribed", "SET hive.datampi.processes=" + (RANKS + 1) + "; "

@@ -60,6 +60,22 @@ class QueryFailureIT {
         assertUnchangedAndHealthy();
     }
 
+    /** The same in the DAG shape: a task of a map vertex that throws fails the query, naming rank, task and cause. */
+    @Test
+    void aFailingTaskOfADagVertexFailsTheQueryAndWritesNothing() throws Exception {
+        hive.query("SET hive.datampi.plan=dag");
+        try {
+            String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
+                    + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
+            assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), O task \\d+: [^\n]*"
+                    + "ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, task and the UDF's error: "
+                    + error);
+        } finally {
+            hive.query("SET hive.datampi.plan=mapreduce");
+        }
+        assertUnchangedAndHealthy();
+    }
+
     @Test
     void aCorruptOrcFileFailsTheQueryNamingTheFile() throws Exception {
         hive.query("CREATE TABLE broken STORED AS ORC AS SELECT * FROM sales_text");
