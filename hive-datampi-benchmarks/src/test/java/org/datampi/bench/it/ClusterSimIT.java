@@ -94,15 +94,18 @@ class ClusterSimIT {
     }
 
     /**
-     * DAG mode across hosts: a map vertex's tasks run on the ranks of every host, over the table in HDFS (the vertex
-     * broadcast from rank 0, Hive's plan and the output in HDFS), with the rows of Hive on MR.
+     * DAG mode across hosts: a map vertex, and a map vertex feeding a reduce vertex over datampi's shuffle, run on the
+     * ranks of every host over the table in HDFS (the DAG broadcast from rank 0, Hive's plans and the output in
+     * HDFS), with the rows of Hive on MR.
      */
     @Test
-    void aMapVertexOfTheDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
-        Result result = assertSameOutputAsMr("dag-map-vertex", "SET hive.datampi.plan=dag;"
+    void theDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
+        Result result = assertSameOutputAsMr("dag", "SET hive.datampi.plan=dag;"
                 + "SET hive.fetch.task.conversion=none;"
-                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;");
-        assertTrue(result.output().contains(": vertex Map 1, "), "a DAG vertex ran on datampi:\n" + result.output());
+                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;"
+                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;");
+        assertTrue(result.output().contains(": vertex Map 1, ") && result.output().contains("; vertex Reducer 2, "),
+                "the DAGs ran on datampi:\n" + result.output());
     }
 
     @Test

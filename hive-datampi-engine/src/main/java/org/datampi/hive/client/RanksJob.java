@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import org.apache.hadoop.mapred.JobConf;
 
@@ -26,14 +26,14 @@ public final class RanksJob {
     }
 
     /**
-     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in O_TASKS O tasks and no A
+     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in O_TASKS O tasks and A_TASKS A
      * tasks; its arguments are ARGUMENTS followed by the job's id.
      */
-    public static RanksJob start(JobConf job, int oTasks, String program, List<String> arguments) {
+    public static RanksJob start(JobConf job, int oTasks, int aTasks, String program, List<String> arguments) {
         String id = DataMPIJobRunner.newJobId().toString();
         List<String> withId = new ArrayList<>(arguments);
         withId.add(id);
-        JobPlan plan = new JobPlan(oTasks, 0, JobPlan.slots(job));
+        JobPlan plan = new JobPlan(oTasks, aTasks, JobPlan.slots(job));
         return new RanksJob(id, DataMPIJobRunner.launch(job, plan, id, program, withId));
     }
 
@@ -42,19 +42,22 @@ public final class RanksJob {
     }
 
     /**
-     * Waits for the job's end, telling PROGRESS the share of O tasks done whenever it changes; returns whether it
-     * succeeded. Every wait is a second at most, so that an interrupt (Ctrl-C) is seen.
+     * Waits for the job's end, telling PROGRESS the shares of O and A tasks done whenever they change; returns
+     * whether it succeeded. Every wait is a second at most, so that an interrupt (Ctrl-C) is seen.
      */
-    public boolean await(Consumer<Float> progress) throws InterruptedException {
-        float reported = -1;
+    public boolean await(BiConsumer<Float, Float> progress) throws InterruptedException {
+        float reportedO = -1;
+        float reportedA = -1;
         while (true) {
             try {
                 return process.exit().get(1, TimeUnit.SECONDS) == MpidrunJob.State.SUCCEEDED;
             } catch (TimeoutException e) {
-                float now = process.mapProgress();
-                if (now != reported) {
-                    progress.accept(now);
-                    reported = now;
+                float o = process.mapProgress();
+                float a = process.reduceProgress();
+                if (o != reportedO || a != reportedA) {
+                    progress.accept(o, a);
+                    reportedO = o;
+                    reportedA = a;
                 }
             } catch (ExecutionException e) {
                 return false;

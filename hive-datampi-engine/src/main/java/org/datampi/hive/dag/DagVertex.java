@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,26 +13,28 @@ import org.apache.tez.dag.records.TezTaskID;
 import org.apache.tez.runtime.api.impl.TaskSpec;
 
 /**
- * One root vertex of a DAG as the ranks get it: Tez's spec of its first task (the processor, input and output
- * descriptors with Hive's payloads, the vertex's configuration), the name of its root input, and per task the split
- * Hive's split generator made and the hosts that hold its data. The client writes it once per vertex; rank 0 reads it
- * and broadcasts it to the others, each of which builds the spec of every task it runs from it.
+ * One vertex of a DAG as the ranks get it (in a {@link DagJob}): Tez's spec of its first task (the processor, input and
+ * output descriptors with Hive's payloads, the vertex's configuration), the name of its root input if it has one,
+ * and per task the split Hive's split generator made and the hosts that hold its data. Each rank builds the spec of
+ * every task it runs from it.
  *
  * @param template the spec of task 0 (attempt 0)
- * @param inputName the root input (the table's alias), to which each task's split goes
+ * @param rootInput the root input (the table's alias) to which each task's split goes; empty for a vertex whose
+ *     input is an edge
  * @param tasks one per task of the vertex, in task order
  */
-public record DagVertex(TaskSpec template, String inputName, List<VertexTask> tasks) {
+public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks) {
     public DagVertex {
         requireNonNull(template, "template is null");
-        requireNonNull(inputName, "inputName is null");
+        requireNonNull(rootInput, "rootInput is null");
         tasks = List.copyOf(tasks);
     }
 
     /**
      * One task's input.
      *
-     * @param split Hive's serialized split (an MRSplitProto), as Tez's split event carries it
+     * @param split Hive's serialized split (an MRSplitProto), as Tez's split event carries it; empty without a root
+     *     input
      * @param hosts where the split's data is
      */
     public record VertexTask(byte[] split, List<String> hosts) {
@@ -54,10 +54,9 @@ public record DagVertex(TaskSpec template, String inputName, List<VertexTask> ta
                 template.getGroupInputs(), template.getTaskConf());
     }
 
-    public void write(OutputStream stream) throws IOException {
-        DataOutputStream out = new DataOutputStream(stream);
+    void write(DataOutputStream out) throws IOException {
         template.write(out);
-        out.writeUTF(inputName);
+        out.writeUTF(rootInput);
         out.writeInt(tasks.size());
         for (VertexTask task : tasks) {
             out.writeInt(task.split().length);
@@ -67,14 +66,12 @@ public record DagVertex(TaskSpec template, String inputName, List<VertexTask> ta
                 out.writeUTF(host);
             }
         }
-        out.flush();
     }
 
-    public static DagVertex read(InputStream stream) throws IOException {
-        DataInputStream in = new DataInputStream(stream);
+    static DagVertex read(DataInputStream in) throws IOException {
         TaskSpec template = new TaskSpec();
         template.readFields(in);
-        String inputName = in.readUTF();
+        String rootInput = in.readUTF();
         int count = in.readInt();
         List<VertexTask> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -87,6 +84,6 @@ public record DagVertex(TaskSpec template, String inputName, List<VertexTask> ta
             }
             tasks.add(new VertexTask(split, hosts));
         }
-        return new DagVertex(template, inputName, tasks);
+        return new DagVertex(template, rootInput, tasks);
     }
 }

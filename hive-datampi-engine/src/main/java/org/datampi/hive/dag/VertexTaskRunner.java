@@ -49,7 +49,10 @@ public final class VertexTaskRunner {
         this.host = requireNonNull(host, "host is null");
     }
 
-    /** Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters, or throws its failure. */
+    /**
+     * Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters, or throws its failure. A task of a
+     * root vertex first gets its split; a task fed by the shuffle reads it through its input.
+     */
     public TezCounters run(DagVertex vertex, int task, String localDir) throws Exception {
         TaskSpec spec = vertex.taskSpec(task);
         TezTaskAttemptID attempt = spec.getTaskAttemptID();
@@ -78,7 +81,9 @@ public final class VertexTaskRunner {
                 new HadoopShimsLoader(taskConf).getHadoopShim(), executor);
         try {
             runtime.initialize();
-            runtime.handleEvents(List.of(splitEvent(vertex, task, spec)));
+            if (!vertex.rootInput().isEmpty()) {
+                runtime.handleEvents(List.of(splitEvent(vertex, task, spec)));
+            }
             runtime.run();
             runtime.close();
         } finally {
@@ -96,9 +101,9 @@ public final class VertexTaskRunner {
                 ByteBuffer.wrap(vertex.tasks().get(task).split()));
         split.setTargetIndex(task);
         TezEvent event = new TezEvent(split, new EventMetaData(EventProducerConsumerType.INPUT, spec.getVertexName(),
-                vertex.inputName(), null));
+                vertex.rootInput(), null));
         event.setDestinationInfo(new EventMetaData(EventProducerConsumerType.INPUT, spec.getVertexName(),
-                vertex.inputName(), spec.getTaskAttemptID()));
+                vertex.rootInput(), spec.getTaskAttemptID()));
         return event;
     }
 

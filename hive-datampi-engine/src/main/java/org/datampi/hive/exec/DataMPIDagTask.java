@@ -17,7 +17,6 @@ import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.tez.TezTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.hive.ql.plan.BaseWork;
-import org.apache.hadoop.hive.ql.plan.MapWork;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.tez.common.counters.TezCounters;
@@ -25,8 +24,8 @@ import org.datampi.hive.app.DataMPIDagApplication;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
-import org.datampi.hive.dag.DagVertex;
-import org.datampi.hive.dag.MapVertexBuilder;
+import org.datampi.hive.dag.DagBuilder;
+import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
 import org.slf4j.Logger;
@@ -38,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * TezTask and tests for it (GenTezProcContext, Vectorizer, MemoryDecider, SemanticAnalyzer), EXPLAIN included.
  *
  * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG runs on the
- * session's ranks. So far that is a DAG of one map vertex (docs/dag-mode.md, step 1): the vertex is built as Tez's
- * would be ({@link MapVertexBuilder}), written once into the query's scratch directory, and each of its tasks runs
- * as an O task on a rank ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. A DAG with
- * edges is refused before anything is read or written. Any other TezTask (a session on Tez) is Hive's own.
+ * session's ranks. So far that is a map vertex, or a map vertex and a reduce vertex over one sorted edge
+ * (docs/dag-mode.md, steps 1 and 2): the DAG is built as Tez's would be ({@link DagBuilder}), written once into the
+ * query's scratch directory, and its map tasks run as O tasks, its reduce tasks as A tasks, on the ranks
+ * ({@link DataMPIDagApplication}), the edge being datampi's shuffle; Hive's job close then commits the tasks' files.
+ * Any other DAG is refused before anything is read or written. Any other TezTask (a session on Tez) is Hive's own.
  */
 public class DataMPIDagTask extends TezTask {
     private static final long serialVersionUID = 1L;
@@ -52,12 +52,6 @@ public class DataMPIDagTask extends TezTask {
         if (!DataMPIEngine.isDatampiDag(conf)) {
             return super.execute();
         }
-        List<BaseWork> vertices = getWork().getAllWork();
-        if (vertices.size() != 1 || !(vertices.get(0) instanceof MapWork map)) {
-            return refuse("datampi: " + getId() + " is a DAG of " + vertices.size() + " vertices ("
-                    + DataMPISettings.PLAN + "=dag); datampi runs DAGs of one map vertex so far (docs/dag-mode.md): "
-                    + "EXPLAIN shows the plan; SET " + DataMPISettings.PLAN + "=mapreduce runs the query");
-        }
         long started = System.nanoTime();
         Context queryContext = context != null ? context : newContext();
         Path dagDir = null;
@@ -66,26 +60,30 @@ public class DataMPIDagTask extends TezTask {
         try {
             JobConf jobConf = new JobConf(conf);
             int ranks = JobPlan.slots(jobConf);
-            DagVertex vertex = MapVertexBuilder.build(conf, queryContext, queryPlan, getWork(), map, ranks,
+            DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,
                     (int) DataMPISettings.heapMegabytes(jobConf));
             dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
-            Path vertexFile = new Path(dagDir, "vertex");
-            FileSystem fs = vertexFile.getFileSystem(conf);
-            try (OutputStream out = fs.create(vertexFile, false)) {
-                vertex.write(out);
+            Path dagFile = new Path(dagDir, "dag");
+            FileSystem fs = dagFile.getFileSystem(conf);
+            try (OutputStream out = fs.create(dagFile, false)) {
+                dag.write(out);
             }
-            int tasks = vertex.tasks().size();
-            job = RanksJob.start(jobConf, Math.max(1, tasks), DataMPIDagApplication.class.getName(),
-                    List.of(fs.makeQualified(vertexFile).toString()));
-            console.printInfo("datampi: " + getId() + " " + job.id() + ": vertex " + map.getName() + ", " + tasks
-                    + " tasks on " + ranks + " ranks");
+            int oTasks = dag.oVertex().tasks().size();
+            int aTasks = dag.aVertex().map(vertex -> vertex.tasks().size()).orElse(0);
+            job = RanksJob.start(jobConf, Math.max(1, oTasks), aTasks, DataMPIDagApplication.class.getName(),
+                    List.of(fs.makeQualified(dagFile).toString()));
+            String oName = dag.oVertex().template().getVertexName();
+            String aName = dag.aVertex().map(vertex -> vertex.template().getVertexName()).orElse("");
+            console.printInfo("datampi: " + getId() + " " + job.id() + ": vertex " + oName + ", " + oTasks + " tasks"
+                    + (aName.isEmpty() ? "" : "; vertex " + aName + ", " + aTasks + " tasks") + "; on " + ranks
+                    + " ranks");
             RanksJob running = job;
             HiveInterruptCallback interrupt = running::kill;
             HiveInterruptUtils.add(interrupt);
             try {
-                success = job.await(progress -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%",
-                        new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), map.getName(),
-                        Math.round(progress * 100))));
+                success = job.await((o, a) -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%%s",
+                        new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), oName,
+                        Math.round(o * 100), aName.isEmpty() ? "" : ", " + aName + ": " + Math.round(a * 100) + "%")));
             } finally {
                 HiveInterruptUtils.remove(interrupt);
             }
@@ -133,12 +131,6 @@ public class DataMPIDagTask extends TezTask {
             setException(e);
             return false;
         }
-    }
-
-    private int refuse(String message) {
-        console.printError(message);
-        setException(new HiveException(message));
-        return 1;
     }
 
     private Context newContext() {

@@ -95,28 +95,33 @@ class EngineSelectionIT {
 
     /**
      * hive.datampi.plan=dag compiles each query with Hive's Tez compiler while the session stays on datampi, and runs
-     * a DAG of one map vertex on the ranks with Tez's task runtime and Hive's MapTezProcessor: its rows, and what an
-     * INSERT OVERWRITE of them writes, equal Hive on MR's. A DAG with edges (a GROUP BY) is refused before anything is
-     * read or written, naming the setting; EXPLAIN shows it.
+     * the DAG on the ranks with Tez's task runtime and Hive's Tez processors: a map vertex, and a map vertex feeding a
+     * reduce vertex over datampi's shuffle (a GROUP BY), with the rows of Hive on MR, also when written with INSERT
+     * OVERWRITE. A DAG of a shape not run yet (a GROUP BY then an ORDER BY: three vertices) is refused before
+     * anything is read or written, naming the setting; EXPLAIN shows it.
      */
     @Test
-    void theDagShapeRunsAMapVertexOnTheRanksWhileTheSessionStaysOnDatampi() {
+    void theDagShapeRunsOnTheRanksWhileTheSessionStaysOnDatampi() {
         String select = "SELECT id, upper(name), amount * 2 FROM sales_orc WHERE category = 'books' AND id % 3 = 1";
+        String groupBy = "SELECT category, count(*), sum(amount), min(id) FROM sales_orc GROUP BY category";
         hive.setEngine("mr");
         hive.query("CREATE TABLE dag_target (id INT, name STRING, doubled DECIMAL(14,2)) STORED AS ORC");
         hive.query("INSERT INTO dag_target VALUES (0, 'before', 1)");
-        List<String> expected = sortedRows(select, "job_local");
-        assertFalse(expected.isEmpty(), "MR selects rows");
+        List<String> selected = sortedRows(select, "job_local");
+        List<String> grouped = sortedRows(groupBy, "job_local");
+        assertFalse(selected.isEmpty() || grouped.isEmpty(), "MR selects rows");
         hive.setEngine("datampi");
         hive.query("SET hive.datampi.plan=dag");
         try {
-            assertEquals(expected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
-            String groupBy = "SELECT category, count(*) FROM sales_orc GROUP BY category";
-            String dag = String.join("\n", hive.query("EXPLAIN " + groupBy));
-            assertTrue(dag.contains("Reducer 2 <- Map 1 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
-            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target SELECT count(*), category, 0 "
-                    + "FROM sales_orc GROUP BY category").getMessage();
-            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("hive.datampi.plan=dag"), refused);
+            assertEquals(selected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
+            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, "),
+                    "a map and a reduce vertex over the shuffle, as MR");
+            String ordered = groupBy + " ORDER BY category";
+            String dag = String.join("\n", hive.query("EXPLAIN " + ordered));
+            assertTrue(dag.contains("Reducer 3 <- Reducer 2 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
+            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target SELECT min(id), category, 0 "
+                    + "FROM sales_orc GROUP BY category ORDER BY category").getMessage();
+            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("this DAG has 3 vertices"), refused);
             assertEquals(List.of("0\tbefore\t1.00"), hive.query("SELECT * FROM dag_target"),
                     "the refused DAG wrote nothing");
             hive.query("INSERT OVERWRITE TABLE dag_target " + select);
@@ -131,7 +136,7 @@ class EngineSelectionIT {
             hive.query("SET hive.datampi.plan=mapreduce");
         }
         hive.setEngine("mr");
-        assertEquals(expected, sortedRows("SELECT * FROM dag_target", "job_local"),
+        assertEquals(selected, sortedRows("SELECT * FROM dag_target", "job_local"),
                 "the DAG's INSERT OVERWRITE wrote the map vertex's rows");
         hive.setEngine("datampi");
         String mapreduce = String.join("\n", hive.query("EXPLAIN " + select));
