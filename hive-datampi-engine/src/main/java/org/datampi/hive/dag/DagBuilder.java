@@ -13,12 +13,15 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.Context;
 import org.apache.hadoop.hive.ql.QueryPlan;
+import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.tez.DagUtils;
 import org.apache.hadoop.hive.ql.exec.tez.HiveSplitGenerator;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.hive.ql.plan.BaseWork;
 import org.apache.hadoop.hive.ql.plan.MapWork;
+import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc;
+import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc.ReducerTraits;
 import org.apache.hadoop.hive.ql.plan.ReduceWork;
 import org.apache.hadoop.hive.ql.plan.TezEdgeProperty;
 import org.apache.hadoop.hive.ql.plan.TezWork;
@@ -133,6 +136,12 @@ public final class DagBuilder {
             throw new HiveException("datampi's DAG mode needs a fixed task count for " + reducePlan.getName()
                     + " (got " + reduceTasks + ")");
         }
+        if (estimated(map)) {
+            // Hive estimated the count (256 MB per reducer, for a cluster with many more reducer slots than stages),
+            // which on a few ranks would leave all but one idle, as for the mapreduce shape (JobPlan): one per rank
+            // at least. A count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
+            reduceTasks = Math.max(reduceTasks, ranks);
+        }
         OutputDescriptor sortedOutput = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
         InputDescriptor groupedInput = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
         mapOutputs.add(new OutputSpec(reducePlan.getName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)
@@ -167,6 +176,15 @@ public final class DagBuilder {
             return map;
         }
         throw new HiveException(refusal);
+    }
+
+    /** Whether Hive estimated the reducer count behind the map vertex (its reduce sinks may change it). */
+    private static boolean estimated(MapWork map) {
+        // Row-mode and vectorized reduce sinks alike (a VectorReduceSinkOperator is no ReduceSinkOperator).
+        List<ReduceSinkDesc> sinks = map.getAllOperators().stream().map(Operator::getConf)
+                .filter(ReduceSinkDesc.class::isInstance).map(ReduceSinkDesc.class::cast).toList();
+        return !sinks.isEmpty() && sinks.stream()
+                .allMatch(sink -> sink.getReducerTraits().contains(ReducerTraits.AUTOPARALLEL));
     }
 
     private static VertexPlan vertexPlan(DAGPlan plan, String name) {
