@@ -15,7 +15,8 @@ import java.util.Optional;
  * the same {@link TaskBudget}. For tez-yarn it also owns the YARN cluster the engine runs on.
  *
  * <ul>
- * <li>datampi: one rank per task of the budget (hive.datampi.processes), each one task at a time.</li>
+ * <li>datampi: one rank per task of the budget (hive.datampi.processes), each one task at a time; datampi-dag: the
+ * same ranks running Hive's Tez plans (hive.datampi.plan=dag).</li>
  * <li>mr, tez: Hive's local modes (LocalJobRunner, Tez local mode) in this JVM, one task at a time: Hive shares
  * operator trees across the tasks of one JVM, and two at once give wrong answers.</li>
  * <li>tez-yarn: Hive on Tez as a Tez user on a cluster runs it: a session AM on a real {@link YarnCluster}, each task
@@ -24,7 +25,7 @@ import java.util.Optional;
  * </ul>
  */
 public final class EngineBaseline implements AutoCloseable {
-    public static final List<String> ENGINES = List.of("datampi", "mr", "tez", "tez-yarn");
+    public static final List<String> ENGINES = List.of("datampi", "datampi-dag", "mr", "tez", "tez-yarn");
     private static final String MANY_COUNTERS = "10000";
     private static final String PARALLEL_GC = "-XX:+UseParallelGC";
 
@@ -51,13 +52,18 @@ public final class EngineBaseline implements AutoCloseable {
     public static EngineBaseline start(String engine, TaskBudget budget, Path workDir)
             throws IOException, InterruptedException {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("hive.execution.engine", checked(engine).equals("tez-yarn") ? "tez" : engine);
+        settings.put("hive.execution.engine", switch (checked(engine)) {
+            case "tez-yarn" -> "tez";
+            case "datampi-dag" -> "datampi";
+            default -> engine;
+        });
         // TPC-H's multi-subquery plans exceed Hadoop's and Tez's default of 120 counters.
         settings.put("mapreduce.job.counters.max", MANY_COUNTERS);
         switch (engine) {
-            case "datampi" -> {
+            case "datampi", "datampi-dag" -> {
                 settings.put("hive.datampi.processes", Integer.toString(budget.tasks()));
                 settings.put("hive.datampi.heap", budget.taskHeapMb() + "m");
+                settings.put("hive.datampi.plan", engine.equals("datampi-dag") ? "dag" : "mapreduce");
             }
             case "mr" -> {
                 settings.put("mapreduce.local.map.tasks.maximum", "1");

@@ -49,9 +49,13 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         TezTaskAttemptID first = template.getTaskAttemptID();
         TezTaskAttemptID attempt = TezTaskAttemptID.getInstance(
                 TezTaskID.getInstance(first.getTaskID().getVertexID(), task), 0);
+        // Copies of the lists: Tez's runtime empties a task's spec lists when the task ends (to free them), and a
+        // rank runs several tasks of a vertex.
         return new TaskSpec(attempt, template.getDAGName(), template.getVertexName(), tasks.size(),
-                template.getProcessorDescriptor(), template.getInputs(), template.getOutputs(),
-                template.getGroupInputs(), template.getTaskConf());
+                template.getProcessorDescriptor(), new ArrayList<>(template.getInputs()),
+                new ArrayList<>(template.getOutputs()),
+                template.getGroupInputs() == null ? null : new ArrayList<>(template.getGroupInputs()),
+                template.getTaskConf());
     }
 
     void write(DataOutputStream out) throws IOException {

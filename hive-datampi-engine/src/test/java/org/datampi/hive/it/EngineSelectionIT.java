@@ -109,6 +109,8 @@ class EngineSelectionIT {
         hive.query("INSERT INTO dag_target VALUES (0, 'before', 1)");
         List<String> selected = sortedRows(select, "job_local");
         List<String> grouped = sortedRows(groupBy, "job_local");
+        String textGroupBy = "SELECT category, count(*), max(name) FROM sales_text GROUP BY category";
+        List<String> textGrouped = sortedRows(textGroupBy, "job_local");
         assertFalse(selected.isEmpty() || grouped.isEmpty(), "MR selects rows");
         hive.setEngine("datampi");
         hive.query("SET hive.datampi.plan=dag");
@@ -116,6 +118,13 @@ class EngineSelectionIT {
             assertEquals(selected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
             assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, "),
                     "a map and a reduce vertex over the shuffle, as MR");
+            // One task per text file (Tez's split grouping off): each rank runs several tasks of a vertex.
+            hive.query("SET tez.grouping.min-size=1");
+            hive.query("SET tez.grouping.max-size=1");
+            assertEquals(textGrouped, sortedRows(textGroupBy, ": vertex Map 1, 4 tasks; vertex Reducer 2, "),
+                    "four map tasks on two ranks, as MR");
+            hive.query("SET tez.grouping.min-size=52428800");
+            hive.query("SET tez.grouping.max-size=1073741824");
             String ordered = groupBy + " ORDER BY category";
             String dag = String.join("\n", hive.query("EXPLAIN " + ordered));
             assertTrue(dag.contains("Reducer 3 <- Reducer 2 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
