@@ -17,8 +17,8 @@ import sun.misc.SignalHandler;
  * with nothing of it committed); a second ends the shell (exit code 130; Hive's shutdown hook kills what still runs).
  * Between statements SIGINT keeps the handling it had before.
  *
- * <p>Installed with {@code sun.misc.Signal} (module jdk.unsupported), as Hive's CliDriver does: it also takes SIGINT
- * when the shell was started with SIGINT ignored (in the background of a script), where the JVM would not react.
+ * <p>Installed with {@code sun.misc.Signal} (module jdk.unsupported), as Hive's CliDriver does. A shell started with
+ * SIGINT ignored (a script's background job) keeps ignoring it: the JVM does not take a signal ignored at its start.
  */
 final class StatementInterrupts implements AutoCloseable {
     private static final Signal INTERRUPT = new Signal("INT");

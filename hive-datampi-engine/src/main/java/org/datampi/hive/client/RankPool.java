@@ -220,17 +220,29 @@ final class RankPool implements AutoCloseable {
         stopper.start();
     }
 
-    /** Stops every rank now (a killed job): mpidrun forwards the signal to mpirun. */
+    /**
+     * Stops every rank now (a killed job): mpidrun forwards the signal to mpirun. Should mpidrun not end within 30 s,
+     * or the caller be interrupted meanwhile, its whole process tree is killed, so that no mpirun outlives it.
+     */
     void kill() {
         process.destroy();
+        boolean interrupted = false;
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+                killTree();
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            interrupted = true;
+            killTree();
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void killTree() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     /** Lets the ranks finish and end: closing their job input ends the group after its current job. */

@@ -26,14 +26,13 @@ public final class RanksJob {
     }
 
     /**
-     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in O_TASKS O tasks and A_TASKS A
-     * tasks; its arguments are ARGUMENTS followed by the job's id.
+     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in the plan's O and A tasks; its
+     * arguments are ARGUMENTS followed by the job's id.
      */
-    public static RanksJob start(JobConf job, int oTasks, int aTasks, String program, List<String> arguments) {
+    public static RanksJob start(JobConf job, JobPlan plan, String program, List<String> arguments) {
         String id = DataMPIJobRunner.newJobId().toString();
         List<String> withId = new ArrayList<>(arguments);
         withId.add(id);
-        JobPlan plan = new JobPlan(oTasks, aTasks, JobPlan.slots(job));
         return new RanksJob(id, DataMPIJobRunner.launch(job, plan, id, program, withId));
     }
 
@@ -65,9 +64,11 @@ public final class RanksJob {
         }
     }
 
-    /** Stops the job now, and with it the ranks that run it. */
-    public void kill() {
-        process.kill();
+    /** Stops the job now, and with it the ranks that run it, unless it has ended. */
+    public void stopIfRunning() {
+        if (!process.exit().isDone()) {
+            process.kill();
+        }
     }
 
     /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */

@@ -52,6 +52,7 @@ import org.apache.tez.runtime.api.impl.InputSpec;
 import org.apache.tez.runtime.api.impl.OutputSpec;
 import org.apache.tez.runtime.api.impl.TaskSpec;
 import org.apache.tez.serviceplugins.api.ServicePluginsDescriptor;
+import org.datampi.hive.client.JobPlan;
 
 /**
  * Builds a DAG for the ranks from Hive's TezWork, on the client, the way Hive's TezTask builds its DAG for Tez
@@ -136,12 +137,10 @@ public final class DagBuilder {
             throw new HiveException("datampi's DAG mode needs a fixed task count for " + reducePlan.getName()
                     + " (got " + reduceTasks + ")");
         }
-        if (estimated(map)) {
-            // Hive estimated the count (256 MB per reducer, for a cluster with many more reducer slots than stages),
-            // which on a few ranks would leave all but one idle, as for the mapreduce shape (JobPlan): one per rank
-            // at least. A count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
-            reduceTasks = Math.max(reduceTasks, ranks);
-        }
+        // The A tasks as the mapreduce shape decides them (JobPlan, hive.datampi.parallelism): a count Hive estimated
+        // (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per rank; a
+        // count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
+        reduceTasks = JobPlan.of(conf, mapTasks.size(), reduceTasks, !estimated(map), true).aTasks();
         OutputDescriptor sortedOutput = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
         InputDescriptor groupedInput = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
         mapOutputs.add(new OutputSpec(reducePlan.getName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)

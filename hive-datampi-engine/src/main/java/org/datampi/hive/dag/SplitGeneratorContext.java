@@ -28,7 +28,6 @@ final class SplitGeneratorContext implements InputInitializerContext {
     private final int vertexId;
     private final int ranks;
     private final int taskMemoryMb;
-    private final TezCounters counters = new TezCounters();
 
     SplitGeneratorContext(ApplicationId applicationId, String dagName, Configuration vertexConf, String inputName,
             UserPayload inputPayload, UserPayload initializerPayload, int vertexId, int ranks, int taskMemoryMb) {
@@ -41,11 +40,6 @@ final class SplitGeneratorContext implements InputInitializerContext {
         this.vertexId = vertexId;
         this.ranks = ranks;
         this.taskMemoryMb = taskMemoryMb;
-    }
-
-    /** What the split generator counted (HiveInputCounters). */
-    TezCounters counters() {
-        return counters;
     }
 
     @Override
@@ -122,6 +116,6 @@ final class SplitGeneratorContext implements InputInitializerContext {
 
     @Override
     public void addCounters(TezCounters tezCounters) {
-        counters.incrAllCounters(tezCounters);
+        // Split generation's own counters (HiveInputCounters) are not part of the stage's summary yet.
     }
 }

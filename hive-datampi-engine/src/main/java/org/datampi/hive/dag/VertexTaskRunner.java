@@ -87,9 +87,17 @@ public final class VertexTaskRunner {
             runtime.run();
             runtime.close();
         } finally {
-            runtime.setFrameworkCounters();
-            runtime.cleanup();
-            executor.shutdownNow();
+            // Each step whatever the one before did: a failing cleanup must neither hide the task's own failure
+            // nor leave the executor's threads in a warm rank.
+            try {
+                runtime.setFrameworkCounters();
+            } finally {
+                try {
+                    runtime.cleanup();
+                } finally {
+                    executor.shutdownNow();
+                }
+            }
         }
         umbilical.throwIfFailed();
         return runtime.getCounters();

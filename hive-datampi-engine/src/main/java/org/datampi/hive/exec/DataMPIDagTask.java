@@ -43,9 +43,14 @@ import org.slf4j.LoggerFactory;
  * ({@link DataMPIDagApplication}), the edge being datampi's shuffle; Hive's job close then commits the tasks' files.
  * Any other DAG is refused before anything is read or written. Any other TezTask (a session on Tez) is Hive's own.
  */
-public class DataMPIDagTask extends TezTask {
+public final class DataMPIDagTask extends TezTask {
     private static final long serialVersionUID = 1L;
     private static final Logger DAG_LOG = LoggerFactory.getLogger(DataMPIDagTask.class);
+
+    /** The stage's job on the ranks once started: what shutdown() stops from Hive's other threads. */
+    private transient volatile RanksJob running;
+    /** Set by shutdown() (a cancelled query, Ctrl-C): the stage does not start, or stops. */
+    private transient volatile boolean cancelled;
 
     @Override
     public int execute() {
@@ -55,8 +60,11 @@ public class DataMPIDagTask extends TezTask {
         long started = System.nanoTime();
         Context queryContext = context != null ? context : newContext();
         Path dagDir = null;
-        RanksJob job = null;
         boolean success = false;
+        boolean interrupted = false;
+        // Ctrl-C in Hive's CLI (and ours) reaches running stages through Hive's interrupt callbacks.
+        HiveInterruptCallback interrupt = this::shutdown;
+        HiveInterruptUtils.add(interrupt);
         try {
             JobConf jobConf = new JobConf(conf);
             int ranks = JobPlan.slots(jobConf);
@@ -70,37 +78,45 @@ public class DataMPIDagTask extends TezTask {
             }
             int oTasks = dag.oVertex().tasks().size();
             int aTasks = dag.aVertex().map(vertex -> vertex.tasks().size()).orElse(0);
-            job = RanksJob.start(jobConf, Math.max(1, oTasks), aTasks, DataMPIDagApplication.class.getName(),
-                    List.of(fs.makeQualified(dagFile).toString()));
+            if (cancelled) {
+                throw new HiveException("datampi: " + getId() + " was cancelled before it started");
+            }
+            RanksJob job = RanksJob.start(jobConf, JobPlan.of(jobConf, oTasks, aTasks, true, true),
+                    DataMPIDagApplication.class.getName(), List.of(fs.makeQualified(dagFile).toString()));
+            running = job;
+            if (cancelled) {
+                job.stopIfRunning();
+            }
             String oName = dag.oVertex().template().getVertexName();
             String aName = dag.aVertex().map(vertex -> vertex.template().getVertexName()).orElse("");
             console.printInfo("datampi: " + getId() + " " + job.id() + ": vertex " + oName + ", " + oTasks + " tasks"
                     + (aName.isEmpty() ? "" : "; vertex " + aName + ", " + aTasks + " tasks") + "; on " + ranks
                     + " ranks");
-            RanksJob running = job;
-            HiveInterruptCallback interrupt = running::kill;
-            HiveInterruptUtils.add(interrupt);
-            try {
-                success = job.await((o, a) -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%%s",
-                        new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), oName,
-                        Math.round(o * 100), aName.isEmpty() ? "" : ", " + aName + ": " + Math.round(a * 100) + "%")));
-            } finally {
-                HiveInterruptUtils.remove(interrupt);
-            }
+            success = job.await((o, a) -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%%s",
+                    new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), oName,
+                    Math.round(o * 100), aName.isEmpty() ? "" : ", " + aName + ": " + Math.round(a * 100) + "%")));
             if (success) {
-                setTezCounters(tezCounters(TaskCounters.merge(conf, dagDir)));
+                try {
+                    setTezCounters(tezCounters(TaskCounters.merge(conf, dagDir)));
+                } catch (IOException | RuntimeException e) {
+                    // The stage's output is sound; only the summary's figures are missing.
+                    DAG_LOG.warn("Cannot read the counters of {} from {}", getId(), dagDir, e);
+                }
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (job != null) {
-                job.kill();
-            }
+            interrupted = true;
             console.printError("datampi: " + getId() + " was interrupted");
             setException(e);
         } catch (Exception e) {
             console.printError("datampi: " + getId() + " failed: " + e.getMessage());
             setException(e);
         } finally {
+            HiveInterruptUtils.remove(interrupt);
+            RanksJob job = running;
+            if (job != null) {
+                // No rank may still read the DAG or write task files once the stage is closed.
+                job.stopIfRunning();
+            }
             success = close(success);
             if (job != null) {
                 StageReport.print(console, getId(), job.id(), job.outcome(List.of()), !success, started,
@@ -110,8 +126,25 @@ public class DataMPIDagTask extends TezTask {
             if (queryContext != context) {
                 clearQuietly(queryContext);
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         return success ? 0 : 2;
+    }
+
+    /** A cancelled query (Hive's TaskQueue, Ctrl-C): the stage does not start, or its ranks are stopped now. */
+    @Override
+    public void shutdown() {
+        if (!DataMPIEngine.isDatampiDag(conf)) {
+            super.shutdown();
+            return;
+        }
+        cancelled = true;
+        RanksJob job = running;
+        if (job != null) {
+            job.stopIfRunning();
+        }
     }
 
     /**

@@ -51,8 +51,9 @@ public final class DataMPIEngine {
     /**
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
      * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5); the column
-     * statistics Hive gathers while it writes a table add a reduce vertex to every INSERT and CTAS (until step 2 runs
-     * reduce vertices; the table's basic statistics are still kept).
+     * statistics Hive gathers while it writes a table add a vertex to every INSERT and CTAS, which makes the DAG of
+     * an aggregating write one of three vertices, a shape not run yet (step 2b; the table's basic statistics are
+     * still kept).
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
             "hive.convert.join.bucket.mapjoin.tez", "false",

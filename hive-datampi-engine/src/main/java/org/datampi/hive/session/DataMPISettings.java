@@ -7,7 +7,10 @@ import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
 
-/** The hive.datampi.* settings of a session (hive-site.xml or SET), with their defaults in conf/hive-site.xml. */
+/**
+ * The hive.datampi.* settings of a session (hive-site.xml or SET). Their defaults are the code's (each key's doc
+ * names it); conf/hive-site.xml sets some for bin/hive-datampi.
+ */
 public final class DataMPISettings {
     /** default | enhanced: how O and A task counts are chosen (the paper's Section IV-D). */
     public static final String PARALLELISM = "hive.datampi.parallelism";

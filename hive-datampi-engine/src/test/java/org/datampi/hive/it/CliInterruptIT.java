@@ -21,17 +21,20 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * bin/hive-datampi as a user runs it, stopped in the middle of a long datampi stage: Ctrl-C (SIGINT) cancels the
- * statement as Hive's CLI does and stops its ranks at once, with nothing of it written; kill -9 of the shell's JVM
- * leaves no rank behind either (mpidrun watches the JVM that started it).
+ * statement as Hive's CLI does and stops its ranks at once, with nothing of it written, in both plan shapes; kill -9
+ * of the shell's JVM leaves no rank behind either (mpidrun watches the JVM that started it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CliInterruptIT {
     /** How soon after the signal every rank, mpirun and mpidrun must be gone. */
     private static final Duration RANKS_GONE = Duration.ofSeconds(5);
     private static final Duration STAGE_START = Duration.ofSeconds(120);
-    /** Each of the 40 rows sleeps half a second in the stage's one O task: a 20 s stage. */
+    /**
+     * Each of the 40 rows sleeps half a second in the stage's one O task: a 20 s stage. (The sleep's argument depends
+     * on the row, or Hive would fold the call into one sleep at compile time.)
+     */
     private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE target "
-            + "SELECT a, reflect('java.lang.Thread', 'sleep', cast(500 as bigint)) FROM src;";
+            + "SELECT a, reflect('java.lang.Thread', 'sleep', cast(500 + a - a as bigint)) FROM src;";
     private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-interrupt");
 
     @BeforeAll
@@ -50,7 +53,16 @@ class CliInterruptIT {
 
     @Test
     void ctrlCCancelsTheStatementAndStopsItsRanksAtOnce() throws Exception {
-        Cli cli = Cli.start(root, "interrupted", SLOW_INSERT + "SELECT 'not reached';");
+        assertCtrlCCancels("interrupted", "");
+    }
+
+    @Test
+    void ctrlCCancelsADagStageAndStopsItsRanksAtOnce() throws Exception {
+        assertCtrlCCancels("interrupted-dag", "SET hive.datampi.plan=dag;");
+    }
+
+    private void assertCtrlCCancels(String name, String settings) throws Exception {
+        Cli cli = Cli.start(root, name, settings + SLOW_INSERT + "SELECT 'not reached';");
         List<ProcessHandle> stage = cli.awaitStageRanks();
         cli.signal("INT");
         assertAllGone(stage, cli);
@@ -59,7 +71,7 @@ class CliInterruptIT {
         assertTrue(output.contains("Interrupting... Be patient") && output.contains("was killed (Ctrl-C"), output);
         assertFalse(output.contains("not reached"), "-f stops at the failed statement");
 
-        Cli check = Cli.start(root, "after-interrupt", "SELECT * FROM target;");
+        Cli check = Cli.start(root, name + "-check", "SELECT * FROM target;");
         assertEquals(0, check.awaitExit(), check.output());
         assertTrue(check.output().lines().anyMatch(line -> line.equals("0\tbefore")),
                 "the target keeps its rows:\n" + check.output());
@@ -102,7 +114,8 @@ class CliInterruptIT {
                 if (!process.isAlive()) {
                     fail("bin/hive-datampi ended before its stage ran:\n" + output());
                 }
-                if (output().contains("Stage-1 map = ")) {
+                // Hive's progress line of a MapReduce-shaped stage, or datampi's of a DAG's first vertex.
+                if (output().contains("Stage-1 map = ") || output().contains("Stage-1 Map 1: ")) {
                     List<ProcessHandle> descendants = new ArrayList<>(process.descendants().toList());
                     if (descendants.stream().anyMatch(p -> p.info().commandLine().orElse("")
                             .contains("org.datampi.runtime.CommonProcess"))) {

@@ -116,8 +116,12 @@ class EngineSelectionIT {
         hive.query("SET hive.datampi.plan=dag");
         try {
             assertEquals(selected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
-            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, "),
-                    "a map and a reduce vertex over the shuffle, as MR");
+            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, 2 tasks; on 2 ranks"),
+                    "a map and a reduce vertex over the shuffle, as MR; Hive's estimate of 1 reducer raised to 2");
+            hive.query("SET mapreduce.job.reduces=1");
+            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, 1 tasks; on 2 ranks"),
+                    "a reducer count the user fixed is kept");
+            hive.query("SET mapreduce.job.reduces=-1");
             // One task per text file (Tez's split grouping off): each rank runs several tasks of a vertex.
             hive.query("SET tez.grouping.min-size=1");
             hive.query("SET tez.grouping.max-size=1");

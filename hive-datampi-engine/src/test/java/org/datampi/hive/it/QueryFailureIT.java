@@ -60,7 +60,10 @@ class QueryFailureIT {
         assertUnchangedAndHealthy();
     }
 
-    /** The same in the DAG shape: a task of a map vertex that throws fails the query, naming rank, task and cause. */
+    /**
+     * The same in the DAG shape: a task of a map vertex, or of the reduce vertex behind the shuffle, that throws fails
+     * the query, naming rank, task and cause.
+     */
     @Test
     void aFailingTaskOfADagVertexFailsTheQueryAndWritesNothing() throws Exception {
         hive.query("SET hive.datampi.plan=dag");
@@ -70,6 +73,12 @@ class QueryFailureIT {
             assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), O task \\d+: [^\n]*"
                     + "ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, task and the UDF's error: "
                     + error);
+            // A task of the reduce vertex, behind the shuffle.
+            String reduceError = hive.failure("INSERT OVERWRITE TABLE target SELECT id, total FROM (SELECT id, "
+                    + "sum(amount) AS total FROM sales_text GROUP BY id) t WHERE assert_true(total < 0) IS NULL")
+                    .getMessage();
+            assertTrue(reduceError.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), A task \\d+: "
+                    + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "an A task's error: " + reduceError);
         } finally {
             hive.query("SET hive.datampi.plan=mapreduce");
         }
