@@ -4,13 +4,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.ql.io.DefaultHivePartitioner;
-import org.apache.hadoop.hive.ql.io.HiveKey;
-import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.tez.common.TezUtils;
 import org.apache.tez.runtime.api.impl.OutputSpec;
@@ -22,7 +19,6 @@ import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
-import org.datampi.mpid.MpidConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,11 +80,7 @@ public final class DataMPIDagApplication {
 
     public static void main(String[] args) throws Exception {
         Job job = currentJob(args[1]);
-        MPI_D.Init(args, MPI_D.Mode.Common, Map.of(
-                MpidConf.KEY_CLASS, HiveKey.class.getName(),
-                MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
-                MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName(),
-                MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName()));
+        MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
         if (MPI_D.COMM_BIPARTITE_O != null) {
             run(job, job.dag().oVertex(), MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
         } else if (MPI_D.COMM_BIPARTITE_A != null) {

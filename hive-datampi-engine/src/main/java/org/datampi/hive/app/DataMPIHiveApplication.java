@@ -2,7 +2,6 @@ package org.datampi.hive.app;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.ql.exec.AddToClassPathAction;
@@ -10,8 +9,6 @@ import org.apache.hadoop.hive.ql.exec.UDFClassLoader;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.ExecReducer;
-import org.apache.hadoop.hive.ql.io.HiveKey;
-import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapred.InputFormat;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
@@ -26,7 +23,6 @@ import org.apache.hadoop.util.ReflectionUtils;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
 import org.datampi.mpid.MPI_D_Exception;
-import org.datampi.mpid.MpidConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,11 +83,7 @@ public final class DataMPIHiveApplication {
 
     public static void main(String[] args) throws Exception {
         SubmittedJob job = currentJob(JobID.forName(args[1]));
-        MPI_D.Init(args, MPI_D.Mode.Common, Map.of(
-                MpidConf.KEY_CLASS, HiveKey.class.getName(),
-                MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
-                MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName(),
-                MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName()));
+        MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
         if (MPI_D.COMM_BIPARTITE_O != null) {
             runOTask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
         } else if (MPI_D.COMM_BIPARTITE_A != null) {

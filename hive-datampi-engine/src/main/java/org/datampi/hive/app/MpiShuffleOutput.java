@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.apache.tez.runtime.api.AbstractLogicalOutput;
 import org.apache.tez.runtime.api.Event;
-import org.apache.tez.runtime.api.MemoryUpdateCallback;
 import org.apache.tez.runtime.api.OutputContext;
 import org.apache.tez.runtime.library.api.KeyValueWriter;
 import org.datampi.mpid.MPI_D;
@@ -24,14 +23,7 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
 
     @Override
     public List<Event> initialize() {
-        // Tez's memory distributor expects every input and output to ask for its share: this one keeps nothing of
-        // its own (the shuffle's memory is the rank's, under mpid.memusedpercent).
-        getContext().requestInitialMemory(0, new MemoryUpdateCallback() {
-            @Override
-            public void memoryAssigned(long bytes) {
-                // Nothing to size.
-            }
-        });
+        HiveShuffle.requestNoMemory(getContext());
         return List.of();
     }
 
