@@ -28,9 +28,15 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
     public static JobPlan of(Configuration job, int splits, int hiveReducers, boolean reducersFixed,
             boolean lastStage) {
         requireNonNull(job, "job is null");
+        return of(job, slots(job), splits, hiveReducers, reducersFixed, lastStage);
+    }
+
+    /** The same for a stage whose ranks ({@link #slots}) are already known. */
+    public static JobPlan of(Configuration job, int slots, int splits, int hiveReducers, boolean reducersFixed,
+            boolean lastStage) {
+        requireNonNull(job, "job is null");
         Parallelism parallelism = parallelism(job.get(DataMPISettings.PARALLELISM, "default"));
         int oTasks = Math.max(1, splits);
-        int slots = slots(job);
         int aTasks = hiveReducers;
         if (hiveReducers > 0 && !reducersFixed) {
             aTasks = parallelism == Parallelism.ENHANCED ? (lastStage ? 1 : oTasks) : Math.max(hiveReducers, slots);

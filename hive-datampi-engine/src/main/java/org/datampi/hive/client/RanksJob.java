@@ -72,8 +72,8 @@ public final class RanksJob {
     }
 
     /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */
-    public DataMPIJobRunner.JobOutcome outcome(List<String> notes) {
+    public DataMPIJobRunner.JobOutcome outcome() {
         return new DataMPIJobRunner.JobOutcome(process.logDir(), process.rankHosts(), process.failure(),
-                process.timeline(), notes);
+                process.timeline(), List.of());
     }
 }

@@ -122,15 +122,13 @@ public final class DagBuilder {
         List<DagVertex.VertexTask> mapTasks = splits(application, dagName, mapId, mapPlan, mapProcessor, root,
                 rootInput, ranks, taskMemoryMb);
 
-        List<EdgePlan> edges = plan.getEdgeList();
         List<OutputSpec> mapOutputs = leafOutputs(mapPlan);
-        List<DagVertex> job = new ArrayList<>();
-        if (edges.isEmpty()) {
-            job.add(vertex(mapId, dagName, mapPlan, mapProcessor, List.of(new InputSpec(root.getName(), rootInput, 1)),
-                    mapOutputs, root.getName(), mapTasks));
-            return new DagJob(job);
+        List<InputSpec> mapInputs = List.of(new InputSpec(root.getName(), rootInput, 1));
+        if (plan.getEdgeList().isEmpty()) {
+            return new DagJob(List.of(vertex(mapId, dagName, mapPlan, mapProcessor, mapInputs, mapOutputs,
+                    root.getName(), mapTasks)));
         }
-        EdgePlan edge = edges.get(0);
+        EdgePlan edge = plan.getEdgeList().get(0);
         VertexPlan reducePlan = vertexPlan(plan, edge.getOutputVertexName());
         int reduceTasks = reducePlan.getTaskConfig().getNumTasks();
         if (reduceTasks < 1) {
@@ -140,24 +138,21 @@ public final class DagBuilder {
         // The A tasks as the mapreduce shape decides them (JobPlan, hive.datampi.parallelism): a count Hive estimated
         // (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per rank; a
         // count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
-        reduceTasks = JobPlan.of(conf, mapTasks.size(), reduceTasks, !estimated(map), true).aTasks();
+        reduceTasks = JobPlan.of(conf, ranks, mapTasks.size(), reduceTasks, !estimated(map), true).aTasks();
         OutputDescriptor sortedOutput = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
         InputDescriptor groupedInput = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
         mapOutputs.add(new OutputSpec(reducePlan.getName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)
                 .setUserPayload(sortedOutput.getUserPayload()), reduceTasks));
-        job.add(vertex(mapId, dagName, mapPlan, mapProcessor, List.of(new InputSpec(root.getName(), rootInput, 1)),
-                mapOutputs, root.getName(), mapTasks));
         TezVertexID reduceId = TezVertexID.getInstance(dagId, plan.getVertexList().indexOf(reducePlan));
-        List<DagVertex.VertexTask> reduceTaskList = new ArrayList<>();
-        for (int task = 0; task < reduceTasks; task++) {
-            reduceTaskList.add(new DagVertex.VertexTask(new byte[0], List.of()));
-        }
-        job.add(vertex(reduceId, dagName, reducePlan,
-                DagTypeConverters.convertProcessorDescriptorFromDAGPlan(reducePlan.getProcessorDescriptor()),
-                List.of(new InputSpec(mapPlan.getName(), InputDescriptor.create(DagJob.SHUFFLE_INPUT)
-                        .setUserPayload(groupedInput.getUserPayload()), Math.max(1, mapTasks.size()))),
-                leafOutputs(reducePlan), "", reduceTaskList));
-        return new DagJob(job);
+        List<DagVertex.VertexTask> reduceTaskList = Collections.nCopies(reduceTasks,
+                new DagVertex.VertexTask(new byte[0], List.of()));
+        return new DagJob(List.of(
+                vertex(mapId, dagName, mapPlan, mapProcessor, mapInputs, mapOutputs, root.getName(), mapTasks),
+                vertex(reduceId, dagName, reducePlan,
+                        DagTypeConverters.convertProcessorDescriptorFromDAGPlan(reducePlan.getProcessorDescriptor()),
+                        List.of(new InputSpec(mapPlan.getName(), InputDescriptor.create(DagJob.SHUFFLE_INPUT)
+                                .setUserPayload(groupedInput.getUserPayload()), Math.max(1, mapTasks.size()))),
+                        leafOutputs(reducePlan), "", reduceTaskList)));
     }
 
     /** The map vertex of the shapes the ranks run, or a refusal naming what is not run yet. */

@@ -14,6 +14,7 @@ import org.apache.tez.common.TezSharedExecutor;
 import org.apache.tez.common.counters.TezCounters;
 import org.apache.tez.dag.api.TezException;
 import org.apache.tez.dag.records.TezTaskAttemptID;
+import org.apache.tez.hadoop.shim.HadoopShim;
 import org.apache.tez.hadoop.shim.HadoopShimsLoader;
 import org.apache.tez.runtime.LogicalIOProcessorRuntimeTask;
 import org.apache.tez.runtime.api.TaskFailureType;
@@ -44,6 +45,7 @@ public final class VertexTaskRunner {
     private String lastDag;
     private String lastVertex;
     private Multimap<String, String> startedInputs = HashMultimap.create();
+    private HadoopShim shim;
 
     public VertexTaskRunner(String host) {
         this.host = requireNonNull(host, "host is null");
@@ -77,8 +79,7 @@ public final class VertexTaskRunner {
         LogicalIOProcessorRuntimeTask runtime = new LogicalIOProcessorRuntimeTask(spec, 0, taskConf,
                 new String[] {localDir}, umbilical, new HashMap<String, ByteBuffer>(), new HashMap<>(System.getenv()),
                 startedInputs, registry, String.valueOf(ProcessHandle.current().pid()),
-                new ExecutionContextImpl(host), Runtime.getRuntime().maxMemory(), false,
-                new HadoopShimsLoader(taskConf).getHadoopShim(), executor);
+                new ExecutionContextImpl(host), Runtime.getRuntime().maxMemory(), false, shim(taskConf), executor);
         try {
             runtime.initialize();
             if (!vertex.rootInput().isEmpty()) {
@@ -101,6 +102,14 @@ public final class VertexTaskRunner {
         }
         umbilical.throwIfFailed();
         return runtime.getCounters();
+    }
+
+    /** The Hadoop shim of this process's Hadoop, found once, as a Tez container finds it once. */
+    private HadoopShim shim(Configuration conf) {
+        if (shim == null) {
+            shim = new HadoopShimsLoader(conf).getHadoopShim();
+        }
+        return shim;
     }
 
     /** The task's split, routed to its root input as Tez's master routes a root input's data information event. */

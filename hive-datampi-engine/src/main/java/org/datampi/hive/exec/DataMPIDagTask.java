@@ -58,7 +58,7 @@ public final class DataMPIDagTask extends TezTask {
             return super.execute();
         }
         long started = System.nanoTime();
-        Context queryContext = context != null ? context : newContext();
+        Context queryContext = context != null ? context : new Context(conf);
         Path dagDir = null;
         boolean success = false;
         boolean interrupted = false;
@@ -81,7 +81,7 @@ public final class DataMPIDagTask extends TezTask {
             if (cancelled) {
                 throw new HiveException("datampi: " + getId() + " was cancelled before it started");
             }
-            RanksJob job = RanksJob.start(jobConf, JobPlan.of(jobConf, oTasks, aTasks, true, true),
+            RanksJob job = RanksJob.start(jobConf, JobPlan.of(jobConf, ranks, oTasks, aTasks, true, true),
                     DataMPIDagApplication.class.getName(), List.of(fs.makeQualified(dagFile).toString()));
             running = job;
             if (cancelled) {
@@ -119,7 +119,7 @@ public final class DataMPIDagTask extends TezTask {
             }
             success = close(success);
             if (job != null) {
-                StageReport.print(console, getId(), job.id(), job.outcome(List.of()), !success, started,
+                StageReport.print(console, getId(), job.id(), job.outcome(), !success, started,
                         System.nanoTime(), this::setException);
             }
             removeQuietly(dagDir);
@@ -164,10 +164,6 @@ public final class DataMPIDagTask extends TezTask {
             setException(e);
             return false;
         }
-    }
-
-    private Context newContext() {
-        return new Context(conf);
     }
 
     private static TezCounters tezCounters(Counters counters) {
