@@ -27,6 +27,16 @@ public interface JobSetup {
      */
     void preferHosts(int oTask, Collection<String> hosts);
 
+    /**
+     * A stage of a staged job ({@link StageRuntime}) has {@code tasks} tasks, handed out by rank 0 when
+     * {@code handedOut}, else run where the program places them. Only rank 0's calls count; every stage is planned
+     * before the first task of the job runs.
+     */
+    void planStage(int stage, int tasks, boolean handedOut);
+
+    /** Task {@code task} of a handed-out stage would rather run on one of {@code hosts}. Rank 0's calls only count. */
+    void preferHosts(int stage, int task, Collection<String> hosts);
+
     /** A directory private to this rank and job, on this rank's host; removed when the job ends, even on failure. */
     Path localDir();
 

@@ -2,22 +2,17 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 
 import org.datampi.mpid.Comm;
 import org.datampi.mpid.TaskConf;
 import org.datampi.mpid.TaskContext;
-import org.datampi.shuffle.buffer.ReceiveBufferManager;
-import org.datampi.shuffle.merge.RunCursor;
 
 /** An A task: reads the k-way merge of the runs its process received for it, in key order. */
 final class ATaskContext implements TaskContext {
     private final Comm comm;
     private final RankShuffle shuffle;
-    private TaskConf conf;
-    private RunCursor pairs;
+    private ShufflePairReceiver pairs;
     private boolean finished;
 
     ATaskContext(Comm comm, RankShuffle shuffle) {
@@ -32,10 +27,7 @@ final class ATaskContext implements TaskContext {
 
     @Override
     public void init(Map<String, String> taskConf) {
-        conf = TaskConf.parse(taskConf);
-        shuffle.receivedKeyOrder().ifPresent(order -> RankShuffle.checkSameOrder(order, conf.keyOrder(),
-                "A task " + comm.rank()));
-        pairs = shuffle.receiveBuffers().open(comm.rank());
+        pairs = shuffle.receiver("A task " + comm.rank(), TaskConf.parse(taskConf), comm.rank());
     }
 
     @Override
@@ -48,16 +40,7 @@ final class ATaskContext implements TaskContext {
         if (pairs == null) {
             throw new IllegalStateException("MPI_D.Recv before MPI_D.Init in A task " + comm.rank());
         }
-        if (finished || !pairs.next()) {
-            return null;
-        }
-        try {
-            return new Object[] {
-                conf.keySerde().deserialize(pairs.keyBuffer(), pairs.keyOffset(), pairs.keyLength()),
-                conf.valueSerde().deserialize(pairs.valueBuffer(), pairs.valueOffset(), pairs.valueLength())};
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot deserialize a pair in A task " + comm.rank(), e);
-        }
+        return finished ? null : pairs.next();
     }
 
     /** Frees the task's received data; idempotent, since the runtime also calls it after main returns. */
@@ -67,8 +50,7 @@ final class ATaskContext implements TaskContext {
             if (pairs != null) {
                 pairs.close();
             }
-            ReceiveBufferManager buffers = shuffle.receiveBuffers();
-            buffers.release(comm.rank());
+            shuffle.receiveBuffers().release(comm.rank());
         }
         finished = true;
     }

@@ -14,6 +14,8 @@ import java.util.Optional;
 import org.datampi.mpid.Comm;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
+import org.datampi.mpid.StageRuntime;
+import org.datampi.mpid.StageTaskException;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.shuffle.spill.SpillFiles;
@@ -28,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * per scheduled task: O tasks as rank 0 hands them out, then, once every process has sent all its data, the A tasks
  * it owns. Data for an A task flows into its process while the O tasks still run.
  *
+ * <p>A program that schedules its own stages (a DAG of them) declares {@code runStages(String[], StageRuntime)}
+ * instead of main: it runs once per job on every rank, with the same shuffle under it ({@link StageRuntime}).
+ *
  * <p>Before the first task of a job, every rank runs the program's optional job set-up together ({@link JobSetup}).
  *
  * <p>With {@code --serve} the processes stay up and run one job after another ({@link JobQueue}): a caller that runs
@@ -38,9 +43,12 @@ public final class CommonProcess {
     static final String RANK_PROPERTY = "datampi.rank";
     /** The name of a program's optional job set-up: {@code public static void setUpJob(String[], JobSetup)}. */
     static final String SET_UP_JOB = "setUpJob";
+    /** The entry of a staged program: {@code public static void runStages(String[], StageRuntime)}. */
+    static final String RUN_STAGES = "runStages";
     private static final String[] LAUNCHER_RANK_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
 
     private final LaunchArguments launch;
+    /** The program's main method, or its runStages method for a staged program. */
     private final Method main;
     private final int rank;
     private final int size;
@@ -128,9 +136,12 @@ public final class CommonProcess {
         SpillFiles spillFiles = new SpillFiles(localDir);
         Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
         Runtime.getRuntime().addShutdownHook(spillCleanup);
-        Optional<OTaskScheduler> scheduler = rank == 0
-                ? Optional.of(new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err, hostOfRank.orElseThrow()))
-                : Optional.empty();
+        boolean staged = main.getName().equals(RUN_STAGES);
+        Optional<TaskScheduler> scheduler = Optional.empty();
+        if (rank == 0) {
+            scheduler = Optional.of(staged ? new StageScheduler(System.err, hostOfRank.orElseThrow())
+                    : new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err, hostOfRank.orElseThrow()));
+        }
         RankShuffle shuffle = new RankShuffle(launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> JobAbort.abort(rank, failure, spillFiles::close));
         log.info("Rank {} of {} starts job {} ({}: {}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(),
@@ -139,18 +150,25 @@ public final class CommonProcess {
         try {
             shuffle.start();
             setUpJob(localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
-            int oTasksRun = runOTasks(shuffle);
-            shuffle.finishSending();
-            shuffle.awaitAllData();
-            int aTasksRun = runATasks(shuffle);
-            if (scheduler.isPresent()) {
-                scheduler.get().awaitATasks(shuffle.engine()::checkHealthy);
-                log.info("O tasks on a host they preferred: {}", scheduler.get().locality());
+            String tasksRun;
+            if (staged) {
+                runStages(new RankStages(rank, size, host, localDir, shuffle, settings));
+                tasksRun = "its stages";
+            } else {
+                int oTasksRun = runOTasks(shuffle);
+                shuffle.finishSending(TaskScheduler.O_STAGE);
+                shuffle.awaitAllData(TaskScheduler.O_STAGE);
+                int aTasksRun = runATasks(shuffle);
+                if (scheduler.orElse(null) instanceof OTaskScheduler oTasks) {
+                    oTasks.awaitATasks(shuffle.engine()::checkHealthy);
+                }
+                tasksRun = oTasksRun + " O tasks, " + aTasksRun + " A tasks";
             }
+            scheduler.ifPresent(tasks -> log.info("Tasks on a host they preferred: {}", tasks.locality()));
             shuffle.signOff();
             shuffle.engine().drainAndStop();
-            log.info("Rank {} done: {} O tasks, {} A tasks, {} blocks ({} bytes) sent, {} spills ({} bytes), "
-                    + "peak receive cache {} bytes, peak RSS {} bytes", rank, oTasksRun, aTasksRun,
+            log.info("Rank {} done: {}, {} blocks ({} bytes) sent, {} spills ({} bytes), "
+                    + "peak receive cache {} bytes, peak RSS {} bytes", rank, tasksRun,
                     shuffle.engine().blocksSent(), shuffle.engine().bytesSent(),
                     shuffle.receiveBuffers().spillCount(), shuffle.receiveBuffers().spilledBytes(),
                     shuffle.receiveBuffers().peakMemoryBytes(), ProcessMemory.peakResidentBytes());
@@ -168,7 +186,7 @@ public final class CommonProcess {
         }
     }
 
-    private void setUpJob(Path jobFiles, Optional<OTaskScheduler> scheduler, Runnable healthCheck)
+    private void setUpJob(Path jobFiles, Optional<? extends TaskScheduler> scheduler, Runnable healthCheck)
             throws ReflectiveOperationException {
         Method setUp;
         try {
@@ -191,7 +209,8 @@ public final class CommonProcess {
 
     private int runOTasks(RankShuffle shuffle) {
         int run = 0;
-        for (int task = shuffle.requestOTask(0); task >= 0; task = shuffle.requestOTask(1)) {
+        for (int task = shuffle.requestTask(TaskScheduler.O_STAGE, 0); task >= 0;
+                task = shuffle.requestTask(TaskScheduler.O_STAGE, 1)) {
             runTask(new OTaskContext(new Comm(Comm.Side.O, task, launch.oTasks()), launch.aTasks(), shuffle,
                     settings));
             run++;
@@ -203,10 +222,26 @@ public final class CommonProcess {
         int run = 0;
         for (int task = rank; task < launch.aTasks(); task += size) {
             runTask(new ATaskContext(new Comm(Comm.Side.A, task, launch.aTasks()), shuffle));
-            shuffle.aTaskDone();
+            shuffle.taskDone(TaskScheduler.A_STAGE);
             run++;
         }
         return run;
+    }
+
+    /** A staged program's stages on this rank; the program names the stage and task of a failure. */
+    private void runStages(StageRuntime stages) {
+        long start = System.nanoTime();
+        try {
+            main.invoke(null, launch.programArguments(), stages);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof StageTaskException task) {
+                throw new TaskFailedException(task.task(), task.getCause());
+            }
+            throw new TaskFailedException("Rank " + rank + "'s stages", e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new TaskFailedException("Rank " + rank + "'s stages", e);
+        }
+        log.info("Stages finished in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
     private void runTask(TaskContext task) {
@@ -226,18 +261,29 @@ public final class CommonProcess {
         log.info("{} finished in {} ms", name, (System.nanoTime() - start) / 1_000_000);
     }
 
+    /** The program's runStages(String[], StageRuntime) if it has one, else its main(String[]). */
     private static Method findMain(String className) {
+        Class<?> program;
         try {
-            Method main = Class.forName(className).getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers())) {
-                throw new IllegalArgumentException(className + ".main(String[]) is not static");
-            }
-            return main;
+            program = Class.forName(className);
         } catch (ClassNotFoundException e) {
             throw new IllegalArgumentException("Class " + className + " is not on the job's classpath (-jar)");
-        } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException(className + " has no public static main(String[])");
         }
+        Method main;
+        try {
+            main = program.getMethod(RUN_STAGES, String[].class, StageRuntime.class);
+        } catch (NoSuchMethodException e) {
+            try {
+                main = program.getMethod("main", String[].class);
+            } catch (NoSuchMethodException e2) {
+                throw new IllegalArgumentException(className + " has no public static main(String[]) nor "
+                        + RUN_STAGES + "(String[], StageRuntime)");
+            }
+        }
+        if (!Modifier.isStatic(main.getModifiers())) {
+            throw new IllegalArgumentException(className + "." + main.getName() + " is not static");
+        }
+        return main;
     }
 
     private static String launcherRank() {

@@ -2,21 +2,16 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 
 import org.datampi.mpid.Comm;
-import org.datampi.mpid.KeyValueSerde;
 import org.datampi.mpid.TaskConf;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
-import org.datampi.shuffle.buffer.SendPartitionList;
-import org.datampi.shuffle.engine.BlockEncoder;
 
 /**
- * An O task: serializes each sent pair once into the send partition its partitioner picks; full partitions are
- * sorted, encoded and queued for the A task's process while the task goes on computing.
+ * An O task: each sent pair goes to the A task its partitioner picks ({@link ShufflePairSender}, A task a's partition
+ * received by the rank that runs A task a).
  */
 final class OTaskContext implements TaskContext {
     private final Comm comm;
@@ -24,9 +19,7 @@ final class OTaskContext implements TaskContext {
     private final RankShuffle shuffle;
     private final ShuffleSettings settings;
     private TaskConf conf;
-    private SendPartitionList partitions;
-    private boolean finished;
-    private long pairsSent;
+    private ShufflePairSender sender;
 
     OTaskContext(Comm comm, int aTasks, RankShuffle shuffle, ShuffleSettings settings) {
         this.comm = requireNonNull(comm, "comm is null");
@@ -43,14 +36,10 @@ final class OTaskContext implements TaskContext {
     @Override
     public void init(Map<String, String> taskConf) {
         conf = TaskConf.parse(taskConf);
-        if (aTasks == 0) {
-            return;
+        if (aTasks > 0) {
+            sender = new ShufflePairSender("O task " + comm.rank(), conf, shuffle, settings, 0, aTasks,
+                    shuffle::ownerOf);
         }
-        shuffle.announceKeyOrder(conf.keyOrder());
-        BlockEncoder encoder = new BlockEncoder(settings.codec(), conf.comparator(), conf.blockCombiner(),
-                shuffle.pool());
-        partitions = new SendPartitionList(aTasks, settings.blockSize(),
-                (partition, block) -> shuffle.sendBlock(partition, encoder.encode(partition, block)));
     }
 
     @Override
@@ -58,24 +47,15 @@ final class OTaskContext implements TaskContext {
         if (conf == null) {
             throw new IllegalStateException("MPI_D.Send before MPI_D.Init in O task " + comm.rank());
         }
-        if (partitions == null) {
+        if (sender == null) {
             throw new IllegalStateException("MPI_D.Send in a job without A tasks (-A 0)");
-        }
-        KeyValueSerde keys = conf.keySerde();
-        KeyValueSerde values = conf.valueSerde();
-        try {
-            keys.serialize(key);
-            values.serialize(value);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot serialize a pair in O task " + comm.rank(), e);
         }
         int partition = conf.partitioner().getPartition(key, value, aTasks);
         if (partition < 0 || partition >= aTasks) {
             throw new IllegalStateException("Partitioner " + conf.partitioner().getClass().getName()
                     + " returned partition " + partition + " for " + aTasks + " A tasks");
         }
-        partitions.add(partition, keys.bytes(), 0, keys.length(), values.bytes(), 0, values.length());
-        pairsSent++;
+        sender.send(partition, key, value);
     }
 
     @Override
@@ -86,13 +66,8 @@ final class OTaskContext implements TaskContext {
     /** Sends what the partitions still hold; idempotent, since the runtime also calls it after main returns. */
     @Override
     public void finish() {
-        if (!finished && partitions != null) {
-            partitions.flushAll();
+        if (sender != null) {
+            sender.flush();
         }
-        finished = true;
-    }
-
-    long pairsSent() {
-        return pairsSent;
     }
 }

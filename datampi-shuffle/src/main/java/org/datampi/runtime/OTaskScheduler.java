@@ -19,7 +19,7 @@ import org.datampi.mpid.HostNames;
  *
  * <p>Thread-safe: the engine's progress thread grants, rank 0's main thread sets preferences before the job starts.
  */
-final class OTaskScheduler {
+final class OTaskScheduler implements TaskScheduler {
     private final int oTasks;
     private final int aTasks;
     private final PrintStream console;
@@ -40,6 +40,31 @@ final class OTaskScheduler {
         this.console = console;
         this.hostOfRank = hostOfRank.stream().map(HostNames::shortName).toList();
         this.granted = new boolean[oTasks];
+    }
+
+    @Override
+    public void prefer(int stage, int task, Collection<String> hosts) {
+        checkStage(stage, O_STAGE);
+        prefer(task, hosts);
+    }
+
+    @Override
+    public int grant(int stage, int rank, int finishedTasks) {
+        checkStage(stage, O_STAGE);
+        return grant(rank, finishedTasks);
+    }
+
+    @Override
+    public void taskDone(int stage) {
+        checkStage(stage, A_STAGE);
+        aTaskDone();
+    }
+
+    private static void checkStage(int stage, int expected) {
+        if (stage != expected) {
+            throw new IllegalStateException("A common mode job has no stage " + stage + " here (expected " + expected
+                    + ")");
+        }
     }
 
     /** O task {@code task} would rather run on one of these hosts (names as the hosts call themselves). */
@@ -84,8 +109,8 @@ final class OTaskScheduler {
         return task;
     }
 
-    /** How many O tasks went to a host they preferred, of how many that had a preference. */
-    synchronized String locality() {
+    @Override
+    public synchronized String locality() {
         return hostLocalGrants + " of " + preferredHosts.size();
     }
 
@@ -115,7 +140,15 @@ final class OTaskScheduler {
     }
 
     private void report() {
-        int total = oTasks + aTasks;
+        report(console, oTasksDone, oTasks, aTasksDone, aTasks);
+    }
+
+    /**
+     * The job's progress line, which the job runner reads: tasks handed out (O tasks) and tasks placed by the program
+     * (A tasks), done of all.
+     */
+    static void report(PrintStream console, int oTasksDone, int oTasks, int aTasksDone, int aTasks) {
+        int total = Math.max(1, oTasks + aTasks);
         console.printf("datampi: O tasks %d/%d done, A tasks %d/%d done (%d%%)%n", oTasksDone, oTasks, aTasksDone,
                 aTasks, 100 * (oTasksDone + aTasksDone) / total);
         console.flush();

@@ -32,13 +32,13 @@ final class RankJobSetup implements JobSetup {
     private final int size;
     private final String host;
     private final Path localDir;
-    private final Optional<OTaskScheduler> scheduler;
+    private final Optional<? extends TaskScheduler> scheduler;
     private final Runnable healthCheck;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
     private ByteBuffer chunk;
     private byte[] copy;
 
-    RankJobSetup(int rank, int size, String host, Path localDir, Optional<OTaskScheduler> scheduler,
+    RankJobSetup(int rank, int size, String host, Path localDir, Optional<? extends TaskScheduler> scheduler,
             Runnable healthCheck) {
         this.rank = rank;
         this.size = size;
@@ -56,7 +56,25 @@ final class RankJobSetup implements JobSetup {
     @Override
     public void preferHosts(int oTask, Collection<String> hosts) {
         requireNonNull(hosts, "hosts is null");
-        scheduler.ifPresent(tasks -> tasks.prefer(oTask, hosts));
+        scheduler.ifPresent(tasks -> tasks.prefer(TaskScheduler.O_STAGE, oTask, hosts));
+    }
+
+    @Override
+    public void planStage(int stage, int tasks, boolean handedOut) {
+        scheduler.ifPresent(planned -> stages(planned).plan(stage, tasks, handedOut));
+    }
+
+    @Override
+    public void preferHosts(int stage, int task, Collection<String> hosts) {
+        requireNonNull(hosts, "hosts is null");
+        scheduler.ifPresent(tasks -> stages(tasks).prefer(stage, task, hosts));
+    }
+
+    private static StageScheduler stages(TaskScheduler scheduler) {
+        if (scheduler instanceof StageScheduler stages) {
+            return stages;
+        }
+        throw new IllegalStateException("Only a staged job (a program with runStages) plans stages");
     }
 
     @Override

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -12,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.datampi.mpid.KeyOrder;
+import org.datampi.mpid.TaskConf;
 import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.shuffle.buffer.BufferPool;
 import org.datampi.shuffle.buffer.ReceiveBufferManager;
@@ -25,7 +28,8 @@ import org.datampi.shuffle.spill.SpillFiles;
 /**
  * One process's part of the job's shuffle: the engine, the receive buffers of the A tasks this process runs
  * (A task a runs on rank a mod size, fixed so that its data can flow before it starts), and the small protocol
- * around them: key order announcements, end-of-data markers, O task requests and A task completions.
+ * around them: key order announcements, end-of-data markers per stage (a common mode job's O tasks are its one
+ * stage that sends), task requests and completions.
  */
 final class RankShuffle implements ShuffleEngine.MessageHandler {
     private static final long WAIT_SLICE_MILLIS = 100;
@@ -36,14 +40,15 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     private final ShuffleEngine engine;
     private final ReceiveBufferManager receiveBuffers;
     private final Liveness liveness;
-    private final Optional<OTaskScheduler> scheduler;
+    private final Optional<? extends TaskScheduler> scheduler;
     private KeyOrder announcedKeyOrder;
     private KeyOrder receivedKeyOrder;
-    private int endOfDataMarkers;
+    /** Per stage, how many ranks have sent all their data of it. */
+    private final Map<Integer, Integer> endOfDataMarkers = new HashMap<>();
     private CompletableFuture<Integer> pendingGrant;
 
     RankShuffle(String jobId, int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
-            Optional<OTaskScheduler> scheduler, Consumer<Throwable> onFailure) {
+            Optional<? extends TaskScheduler> scheduler, Consumer<Throwable> onFailure) {
         this.rank = rank;
         this.size = size;
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
@@ -101,16 +106,16 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     }
 
     /**
-     * Asks rank 0 for an O task, reporting finishedTasks; returns its id or -1 when none is left. (Rank 0 knows
-     * each rank's host from the group's start, for tasks that prefer one.)
+     * Asks rank 0 for a task of the stage, reporting finishedTasks of it; returns its id or -1 when none is left.
+     * (Rank 0 knows each rank's host from the group's start, for tasks that prefer one.)
      */
-    int requestOTask(int finishedTasks) {
+    int requestTask(int stage, int finishedTasks) {
         CompletableFuture<Integer> grant = new CompletableFuture<>();
         synchronized (this) {
             pendingGrant = grant;
         }
         engine.sendControl(0, MessageTag.TASK_REQUEST,
-                ByteBuffer.allocate(Integer.BYTES).putInt(0, finishedTasks));
+                ByteBuffer.allocate(2 * Integer.BYTES).putInt(0, stage).putInt(Integer.BYTES, finishedTasks));
         while (true) {
             try {
                 return grant.get(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS);
@@ -118,26 +123,32 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
                 engine.checkHealthy();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for an O task", e);
+                throw new IllegalStateException("Interrupted while waiting for a task of stage " + stage, e);
             } catch (ExecutionException e) {
                 throw new IllegalStateException(e.getCause());
             }
         }
     }
 
-    /** Marks the end of this process's data on every channel, behind every block it queued. */
-    void finishSending() {
+    /** Marks the end of this process's data of the stage on every channel, behind every block it queued. */
+    void finishSending(int stage) {
         for (int dest = 0; dest < size; dest++) {
-            engine.sendControl(dest, MessageTag.END_OF_DATA, ByteBuffer.allocate(0));
+            engine.sendControl(dest, MessageTag.END_OF_DATA, ByteBuffer.allocate(Integer.BYTES).putInt(0, stage));
         }
     }
 
-    /** Waits until every process has sent all its data: then every O task of the job has finished. */
-    synchronized void awaitAllData() throws InterruptedException {
-        while (endOfDataMarkers < size) {
+    /** Waits until every process has sent all its data of the stage: then every task of it has finished. */
+    synchronized void awaitAllData(int stage) throws InterruptedException {
+        while (endOfDataMarkers.getOrDefault(stage, 0) < size) {
             wait(WAIT_SLICE_MILLIS);
             engine.checkHealthy();
         }
+    }
+
+    /** The pairs this process received for a partition, in key order, for a task that reads them with conf. */
+    ShufflePairReceiver receiver(String task, TaskConf conf, int partition) {
+        receivedKeyOrder().ifPresent(order -> checkSameOrder(order, conf.keyOrder(), task));
+        return new ShufflePairReceiver(task, conf, receiveBuffers.open(partition));
     }
 
     /** The key order the O tasks announced, if any data was sent to this process. */
@@ -145,8 +156,9 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         return Optional.ofNullable(receivedKeyOrder);
     }
 
-    void aTaskDone() {
-        engine.sendControl(0, MessageTag.A_TASK_DONE, ByteBuffer.allocate(0));
+    /** A task of the stage that rank 0 did not hand out finished here. */
+    void taskDone(int stage) {
+        engine.sendControl(0, MessageTag.TASK_DONE, ByteBuffer.allocate(Integer.BYTES).putInt(0, stage));
     }
 
     @Override
@@ -157,15 +169,13 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
                 receiveBuffers.addRun(block.partition(), block.pairs(), block.pairCount());
             }
             case MessageTag.KEY_ORDER -> onKeyOrder(source, payload);
-            case MessageTag.END_OF_DATA -> onEndOfData();
+            case MessageTag.END_OF_DATA -> onEndOfData(payload.getInt(0));
             case MessageTag.TASK_REQUEST -> {
-                int task = scheduler.orElseThrow(() -> new IllegalStateException(
-                        "Rank " + rank + " got an O task request but only rank 0 schedules"))
-                        .grant(source, payload.getInt());
+                int task = scheduler().grant(payload.getInt(0), source, payload.getInt(Integer.BYTES));
                 engine.sendControl(source, MessageTag.TASK_GRANT, ByteBuffer.allocate(4).putInt(0, task));
             }
             case MessageTag.TASK_GRANT -> onGrant(payload.getInt());
-            case MessageTag.A_TASK_DONE -> scheduler.orElseThrow().aTaskDone();
+            case MessageTag.TASK_DONE -> scheduler().taskDone(payload.getInt(0));
             case MessageTag.HEARTBEAT -> liveness.heard(source, payload);
             case MessageTag.SIGNING_OFF -> liveness.signedOff(source, payload);
             default -> throw new IllegalStateException("Unknown message tag " + tag + " from rank " + source);
@@ -184,8 +194,13 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         }
     }
 
-    private synchronized void onEndOfData() {
-        endOfDataMarkers++;
+    private TaskScheduler scheduler() {
+        return scheduler.orElseThrow(() -> new IllegalStateException(
+                "Rank " + rank + " got a scheduling message but only rank 0 schedules"));
+    }
+
+    private synchronized void onEndOfData(int stage) {
+        endOfDataMarkers.merge(stage, 1, Integer::sum);
         notifyAll();
     }
 

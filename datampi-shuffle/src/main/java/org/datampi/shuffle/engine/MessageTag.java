@@ -6,14 +6,14 @@ public final class MessageTag {
     public static final int DATA = 1;
     /** A sender's key order, sent before its first block (so that receivers can merge and spill). */
     public static final int KEY_ORDER = 2;
-    /** A sender has sent all its blocks; follows them on the same channel. */
+    /** A sender has sent all its blocks of a stage (carrying the stage); follows them on the same channel. */
     public static final int END_OF_DATA = 3;
-    /** A process asks rank 0 for an O task (carrying how many it finished since it last asked). */
+    /** A process asks rank 0 for a task of a stage (carrying the stage and how many it finished since it last asked). */
     public static final int TASK_REQUEST = 4;
-    /** Rank 0's answer: an O task id, or -1 when every O task is handed out. */
+    /** Rank 0's answer: a task id, or -1 when every task of the stage is handed out. */
     public static final int TASK_GRANT = 5;
-    /** An A task finished (sent to rank 0, which reports progress). */
-    public static final int A_TASK_DONE = 6;
+    /** A task that was not handed out finished (carrying its stage; sent to rank 0, which reports progress). */
+    public static final int TASK_DONE = 6;
 
     /** A rank is alive (carrying its host's name); rank 0 hears from every rank, every rank from rank 0. */
     public static final int HEARTBEAT = 8;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -30,13 +31,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The 22 TPC-H queries on the datampi engine, at scale 0.01, over text and ORC tables, each checked against DuckDB
- * running the same query text over the same generated files: row counts and every text and integer value exactly,
- * other numbers (sums, averages, ratios) within a relative 1e-6 or 0.01.
+ * The 22 TPC-H queries on the datampi engine in both plan shapes (hive.datampi.plan: mapreduce, dag), at scale 0.01,
+ * over text and ORC tables, each checked against DuckDB running the same query text over the same generated files:
+ * row counts and every text and integer value exactly, other numbers (sums, averages, ratios) within a relative 1e-6
+ * or 0.01.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpchAnswersIT {
     private static final double SCALE = 0.01;
+    private static final Pattern DAG_STAGE = Pattern.compile("datampi: Stage-\\d+ job_datampi\\S+: Map \\d+ \\(");
     private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
 
     private QuerySession hive;
@@ -71,15 +74,16 @@ class TpchAnswersIT {
     }
 
     static Stream<Arguments> queries() {
-        return Stream.of("text", "orc").flatMap(format -> IntStream.rangeClosed(1, 22)
-                .mapToObj(number -> Arguments.of(format, number)));
+        return Stream.of("mapreduce", "dag").flatMap(shape -> Stream.of("text", "orc").flatMap(format ->
+                IntStream.rangeClosed(1, 22).mapToObj(number -> Arguments.of(shape, format, number))));
     }
 
-    @ParameterizedTest(name = "{0} Q{1}")
+    @ParameterizedTest(name = "{0} {1} Q{2}")
     @MethodSource("queries")
-    void datampiAnswersAsDuckDbDoes(String format, int number) throws Exception {
+    void datampiAnswersAsDuckDbDoes(String shape, String format, int number) throws Exception {
         TpchQuery query = TpchQuery.load(HOME.resolve("tpch-queries"), number, SCALE);
         hive.execute("SET hive.execution.engine=datampi");
+        hive.execute("SET hive.datampi.plan=" + shape);
         hive.execute("USE tpch_sf0_01_" + format);
         List<String> datampi = null;
         int consoleBefore = console.size();
@@ -93,8 +97,11 @@ class TpchAnswersIT {
                 fail("Q" + number + " failed on datampi: " + e.getMessage() + "\n" + tail(console, consoleBefore));
             }
         }
-        assertTrue(console.toString(StandardCharsets.UTF_8).substring(consoleBefore).contains("job_datampi"),
-                "Q" + number + " ran on datampi");
+        String ran = console.toString(StandardCharsets.UTF_8).substring(consoleBefore);
+        assertTrue(ran.contains("job_datampi"), "Q" + number + " ran on datampi");
+        // A DAG stage names its vertices (DataMPIDagTask); a MapReduce-shaped one does not.
+        assertTrue(DAG_STAGE.matcher(ran).find() == shape.equals("dag"), "Q" + number + " ran in the " + shape
+                + " shape:\n" + tail(console, consoleBefore));
         List<String> expected = duckdb.answer(query);
         List<String> differences = ResultRows.differences(expected, "DuckDB", datampi, "datampi", true);
         if (!differences.isEmpty()) {

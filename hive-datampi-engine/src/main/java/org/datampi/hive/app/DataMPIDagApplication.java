@@ -7,46 +7,44 @@ import java.io.InputStream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hive.ql.io.DefaultHivePartitioner;
-import org.apache.hadoop.mapred.JobConf;
-import org.apache.tez.common.TezUtils;
-import org.apache.tez.runtime.api.impl.OutputSpec;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
+import org.datampi.hive.dag.DagEdge;
+import org.datampi.hive.dag.DagEdges;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
-import org.datampi.mpid.MPI_D;
+import org.datampi.mpid.StageRuntime;
+import org.datampi.mpid.StageTaskException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every rank runs for a DAG (hive.datampi.plan=dag, {@link DagJob}): each O task is one task of its root vertex
- * and each A task one task of the vertex behind its scatter-gather edge, run by Tez's task runtime with Hive's
- * processors ({@link VertexTaskRunner}); the edge is datampi's shuffle ({@link MpiShuffleOutput} to
- * {@link MpiShuffleInput}), partitioned by the edge's own partitioner and sorted by HiveKey bytes as Tez's is. Before
- * the first task, rank 0 reads the DAG the client wrote and broadcasts it to every rank, and places each O task on a
- * rank on a host that holds its split's data. A task's counters go next to the DAG file, where the client adds them
- * up.
+ * What every rank runs for a DAG (hive.datampi.plan=dag, {@link DagJob}), as a staged program: vertex i is stage i,
+ * and every rank goes through the stages in the DAG's order. A vertex starts on a rank once every rank has finished
+ * the vertices it reads (their data has then all arrived); its tasks run with Tez's task runtime and Hive's
+ * processors ({@link VertexTaskRunner}): a vertex that reads splits has its tasks handed out by rank 0 (placed on a
+ * host that holds the split's data), the others run task t on rank t mod size, where the shuffle delivered its
+ * partitions. The edges are streams of datampi's shuffle ({@link DagEdges}): data moves while the producing vertex
+ * runs and stays in the receiving rank (in memory up to the shuffle's budget, spilled beyond it) until the consuming
+ * vertex has run there. Before the first task, rank 0 reads the DAG the client wrote and broadcasts it to every rank.
+ * A task's counters go next to the DAG file, where the client adds them up.
  *
  * <p>Arguments: {@code DAG_FILE JOB_ID}.
  */
 public final class DataMPIDagApplication {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIDagApplication.class);
-    /** The vertex this process's tasks run, set up once per job (a serving process runs one job at a time). */
+    /** The DAG this process runs, set up once per job (a serving process runs one job at a time). */
     private static Job current;
     /** One per rank process, as one per Tez container: Hive's objects cached for a vertex stay for its next task. */
     private static VertexTaskRunner runner;
 
-    /** Hadoop's key for the partitioner class, which Tez's MRPartitioner and Hive's edges use. */
-    private static final String PARTITIONER_CLASS = "mapred.partitioner.class";
-
     private DataMPIDagApplication() {
     }
 
-    private record Job(String id, Path dagFile, DagJob dag, java.nio.file.Path localDir) {
+    private record Job(String id, Path dagFile, DagJob dag) {
     }
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
@@ -60,49 +58,73 @@ public final class DataMPIDagApplication {
             setup.broadcast(null, bytes);
         }
         DagJob dag = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
-        current = new Job(args[1], dagFile, dag, setup.localDir());
-        HivePartitioner.useJob(partitionerConf(dag));
-        DagVertex vertex = dag.oVertex();
+        current = new Job(args[1], dagFile, dag);
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
         // A previous Hive job may have left its class loader (ADD JAR) on this thread: the vertex gets the process's.
         Thread.currentThread().setContextClassLoader(DataMPIDagApplication.class.getClassLoader());
         if (setup.rank() == 0) {
-            for (int task = 0; task < vertex.tasks().size(); task++) {
-                setup.preferHosts(task, vertex.tasks().get(task).hosts());
+            for (int stage = 0; stage < dag.vertices().size(); stage++) {
+                DagVertex vertex = dag.vertices().get(stage);
+                setup.planStage(stage, vertex.tasks().size(), vertex.handedOut());
+                if (vertex.handedOut()) {
+                    for (int task = 0; task < vertex.tasks().size(); task++) {
+                        setup.preferHosts(stage, task, vertex.tasks().get(task).hosts());
+                    }
+                }
             }
-            LOG.info("Job {}: {}, vertices {}, {} bytes broadcast", args[1], vertex.template().getDAGName(),
-                    dag.vertices().stream().map(v -> v.template().getVertexName() + " (" + v.tasks().size()
-                            + " tasks)").toList(), bytes.size());
+            LOG.info("Job {}: {}, vertices {}, edges {}, {} bytes broadcast", args[1],
+                    dag.vertices().get(0).template().getDAGName(), dag.vertices().stream().map(v -> v.name() + " ("
+                            + v.tasks().size() + " tasks)").toList(),
+                    dag.edges().stream().map(e -> e.source() + " -> " + e.destination() + " " + e.routing()).toList(),
+                    bytes.size());
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void runStages(String[] args, StageRuntime stages) throws Exception {
         Job job = currentJob(args[1]);
-        MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
-        if (MPI_D.COMM_BIPARTITE_O != null) {
-            run(job, job.dag().oVertex(), MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
-        } else if (MPI_D.COMM_BIPARTITE_A != null) {
-            run(job, job.dag().aVertex().orElseThrow(() -> new IllegalStateException(
-                    "An A task of job " + job.id() + ", whose DAG has no vertex behind a shuffle")),
-                    MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_A));
+        DagEdges edges = new DagEdges(job.dag(), stages, HiveShuffle.PAIR_TYPES);
+        for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
+            DagVertex vertex = job.dag().vertices().get(stage);
+            for (DagEdge input : job.dag().inputsOf(vertex.name())) {
+                stages.awaitStage(job.dag().stageOf(input.source()));
+            }
+            if (vertex.handedOut()) {
+                for (int task = stages.nextTask(stage); task >= 0; task = stages.nextTask(stage)) {
+                    run(job, vertex, task, stages, edges);
+                    stages.taskDone(stage);
+                }
+            } else {
+                for (int task = stages.rank(); task < vertex.tasks().size(); task += stages.size()) {
+                    run(job, vertex, task, stages, edges);
+                    stages.taskDone(stage);
+                }
+            }
+            stages.endStage(stage);
+            edges.releaseInputsOf(vertex.name());
         }
-        MPI_D.Finalize();
+        // Every rank through every stage: nothing is still on its way to this rank when its shuffle stops.
+        for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
+            stages.awaitStage(stage);
+        }
     }
 
-    private static void run(Job job, DagVertex vertex, int task) throws Exception {
-        if (task >= vertex.tasks().size()) {
-            // A root vertex without splits still has an O task (a job needs one), which has nothing to read.
-            LOG.info("Job {}: no task {} in vertex {}", job.id(), task, vertex.template().getVertexName());
-            return;
+    private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
+            throws StageTaskException, IOException {
+        String name = vertex.name();
+        String where = "vertex " + name + ", task " + task;
+        LOG.info("Hive query {}: {} of {}", vertex.template().getDAGName(), where, vertex.tasks().size());
+        long start = System.nanoTime();
+        TezCounters counters;
+        try {
+            counters = runner.run(vertex, task, stages.localDir().resolve(name.replace(' ', '-') + "-" + task)
+                    .toString(), edges);
+        } catch (Exception e) {
+            throw new StageTaskException(where, e);
         }
-        String name = vertex.template().getVertexName();
-        LOG.info("Hive query {}: vertex {}, task {} of {}", vertex.template().getDAGName(), name, task,
-                vertex.tasks().size());
-        TezCounters counters = runner.run(vertex, task,
-                job.localDir().resolve(name.replace(' ', '-') + "-" + task).toString());
         save(counters, job, name.replace(' ', '-') + "-" + task);
+        LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
     }
 
     private static synchronized Job currentJob(String id) {
@@ -110,22 +132,6 @@ public final class DataMPIDagApplication {
             throw new IllegalStateException("Job " + id + " was not set up on this rank (setUpJob runs first)");
         }
         return current;
-    }
-
-    /**
-     * The partitioner of the DAG's scatter-gather edge (Hive's, hive.partitioner's class, named in the edge's
-     * payload): MPI_D partitions the O tasks' pairs with it, as Tez's MRPartitioner would.
-     */
-    private static JobConf partitionerConf(DagJob dag) throws IOException {
-        JobConf conf = new JobConf(false);
-        conf.set(PARTITIONER_CLASS, DefaultHivePartitioner.class.getName());
-        for (OutputSpec output : dag.oVertex().template().getOutputs()) {
-            if (output.getOutputDescriptor().getClassName().equals(DagJob.SHUFFLE_OUTPUT)) {
-                Configuration edge = TezUtils.createConfFromUserPayload(output.getOutputDescriptor().getUserPayload());
-                conf.set(PARTITIONER_CLASS, edge.get(PARTITIONER_CLASS, DefaultHivePartitioner.class.getName()));
-            }
-        }
-        return conf;
     }
 
     /** The task's counters, beside the DAG file, in the form the job runner adds up for every stage. */

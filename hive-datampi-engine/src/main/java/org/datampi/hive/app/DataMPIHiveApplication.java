@@ -175,7 +175,13 @@ public final class DataMPIHiveApplication {
         OutputCollector<Object, Object> noOutput = (key, value) -> {
             throw new IllegalStateException("Hive's reduce side writes through its file sinks, not a collector");
         };
-        KeyGroups groups = new KeyGroups();
+        KeyGroups groups = new KeyGroups(() -> {
+            try {
+                return MPI_D.Recv();
+            } catch (MPI_D_Exception e) {
+                throw new IOException("MPI_D.Recv failed in A task " + task, e);
+            }
+        });
         try {
             while (groups.nextKey()) {
                 reducer.reduce(groups.key(), groups.values(), noOutput, counters);

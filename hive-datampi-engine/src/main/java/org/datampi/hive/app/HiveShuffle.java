@@ -1,5 +1,6 @@
 package org.datampi.hive.app;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.hadoop.hive.ql.io.HiveKey;
@@ -14,14 +15,21 @@ import org.datampi.mpid.MpidConf;
  * order, as Hadoop's and Tez's shuffles order them.
  */
 final class HiveShuffle {
-    /** MPI_D's settings for a Hive stage's tasks. */
-    static final Map<String, String> MPI_D_CONF = Map.of(
+    /** The pairs' types and key order (a DAG's edges partition with their own partitioners). */
+    static final Map<String, String> PAIR_TYPES = Map.of(
             MpidConf.KEY_CLASS, HiveKey.class.getName(),
             MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
-            MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName(),
-            MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName());
+            MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName());
+    /** MPI_D's settings for the tasks of a MapReduce-shaped stage: the pairs, partitioned by its partitioner. */
+    static final Map<String, String> MPI_D_CONF = withPartitioner();
 
     private HiveShuffle() {
+    }
+
+    private static Map<String, String> withPartitioner() {
+        Map<String, String> conf = new HashMap<>(PAIR_TYPES);
+        conf.put(MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName());
+        return Map.copyOf(conf);
     }
 
     /**

@@ -1,32 +1,45 @@
 package org.datampi.hive.app;
 
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.WritableComparator;
-import org.datampi.mpid.MPI_D;
-import org.datampi.mpid.MPI_D_Exception;
 
 /**
- * The pairs of an A task's {@code MPI_D.Recv()}, which come in key order, grouped into (key, values) as Hadoop's
- * reduce side presents them to ExecReducer: a group is a run of keys with equal bytes. Recv returns new objects for
- * every pair, so a group's key and values stay valid while the next pairs are read.
+ * Pairs that come in key order, grouped into (key, values) as Hadoop's reduce side presents them to ExecReducer and
+ * Tez's grouped input to ReduceRecordSource: a group is a run of keys with equal bytes. The source returns new objects
+ * for every pair, so a group's key and values stay valid while the next pairs are read.
  */
 final class KeyGroups {
+    /** The pairs {key, value} in key order, a new array for each; null after the last. */
+    @FunctionalInterface
+    interface Pairs {
+        Object[] next() throws IOException;
+    }
+
+    private final Pairs source;
     /** The next pair not yet handed out, or null after the last. */
     private Object[] pending;
     private BytesWritable key;
     private boolean started;
 
+    KeyGroups(Pairs source) {
+        this.source = requireNonNull(source, "source is null");
+    }
+
     /** Moves to the next key, skipping values of the current one that were not read; false after the last. */
-    boolean nextKey() throws MPI_D_Exception {
+    boolean nextKey() throws IOException {
         if (!started) {
-            pending = MPI_D.Recv();
+            pending = source.next();
             started = true;
         }
         while (pending != null && key != null && inCurrentGroup(pending)) {
-            pending = MPI_D.Recv();
+            pending = source.next();
         }
         if (pending == null) {
             return false;
@@ -39,7 +52,7 @@ final class KeyGroups {
         return key;
     }
 
-    /** The current key's values, read from MPI_D.Recv() as the iterator advances. */
+    /** The current key's values, read from the source as the iterator advances. */
     Iterator<Object> values() {
         return new Iterator<>() {
             @Override
@@ -54,9 +67,9 @@ final class KeyGroups {
                 }
                 Object value = pending[1];
                 try {
-                    pending = MPI_D.Recv();
-                } catch (MPI_D_Exception e) {
-                    throw new IllegalStateException("MPI_D.Recv failed in the middle of a key group", e);
+                    pending = source.next();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Reading the pairs failed in the middle of a key group", e);
                 }
                 return value;
             }

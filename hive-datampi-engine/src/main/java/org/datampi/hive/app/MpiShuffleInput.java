@@ -7,15 +7,16 @@ import org.apache.tez.runtime.api.AbstractLogicalInput;
 import org.apache.tez.runtime.api.Event;
 import org.apache.tez.runtime.api.InputContext;
 import org.apache.tez.runtime.library.api.KeyValuesReader;
-import org.datampi.mpid.MPI_D_Exception;
+import org.datampi.mpid.PairReceiver;
 
 /**
- * A scatter-gather edge's input in a rank (DAG mode), in place of Tez's OrderedGroupedKVInput: the A task's pairs
- * from {@code MPI_D.Recv()}, which come merged in key order, in groups of equal keys ({@link KeyGroups}), as Hive's
- * ReduceRecordSource reads them. An A task starts once every O task has sent everything, so the input is ready as
- * soon as it starts.
+ * A sorted edge's input in a rank (DAG mode), in place of Tez's OrderedGroupedKVInput: the task's partition of the
+ * edge, merged in key order, in groups of equal keys ({@link KeyGroups}), as Hive's ReduceRecordSource reads them. A
+ * task starts once every task of the vertices it reads has sent everything, so the input is ready when it starts.
  */
 public final class MpiShuffleInput extends AbstractLogicalInput {
+    private PairReceiver pairs;
+
     public MpiShuffleInput(InputContext context, int physicalInputs) {
         super(context, physicalInputs);
     }
@@ -33,15 +34,14 @@ public final class MpiShuffleInput extends AbstractLogicalInput {
 
     @Override
     public KeyValuesReader getReader() {
-        KeyGroups groups = new KeyGroups();
+        if (pairs == null) {
+            pairs = MpiUnorderedInput.open(getContext());
+        }
+        KeyGroups groups = new KeyGroups(pairs::next);
         return new KeyValuesReader() {
             @Override
             public boolean next() throws IOException {
-                try {
-                    return groups.nextKey();
-                } catch (MPI_D_Exception e) {
-                    throw new IOException("Cannot receive the pairs of " + getContext().getSourceVertexName(), e);
-                }
+                return groups.nextKey();
             }
 
             @Override
@@ -58,11 +58,14 @@ public final class MpiShuffleInput extends AbstractLogicalInput {
 
     @Override
     public void handleEvents(List<Event> events) {
-        // No events come to this input: its senders are known to MPI_D.
+        // No events come to this input: its senders are known to the shuffle.
     }
 
     @Override
     public List<Event> close() {
+        if (pairs != null) {
+            pairs.close();
+        }
         return List.of();
     }
 }

@@ -3,45 +3,64 @@ package org.datampi.hive.app;
 import java.io.IOException;
 import java.util.List;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.tez.common.TezRuntimeFrameworkConfigs;
+import org.apache.tez.common.TezUtils;
 import org.apache.tez.runtime.api.AbstractLogicalOutput;
 import org.apache.tez.runtime.api.Event;
 import org.apache.tez.runtime.api.OutputContext;
 import org.apache.tez.runtime.library.api.KeyValueWriter;
-import org.datampi.mpid.MPI_D;
-import org.datampi.mpid.MPI_D_Exception;
+import org.apache.tez.runtime.library.api.Partitioner;
+import org.apache.tez.runtime.library.common.TezRuntimeUtils;
+import org.datampi.hive.dag.DagEdge;
+import org.datampi.hive.dag.DagEdges;
+import org.datampi.mpid.PairSender;
 
 /**
- * A scatter-gather edge's output in a rank (DAG mode), in place of Tez's OrderedPartitionedKVOutput: every pair
- * Hive's ReduceSinkOperator writes (a HiveKey whose hash picks the partition, a BytesWritable) goes to
- * {@code MPI_D.Send}, which partitions it by the edge's partitioner ({@link HivePartitioner}), sorts and sends it to
- * the A task of its partition while the O task still runs. Nothing is written to disk but the shuffle's spills.
+ * An edge's output in a rank (DAG mode), in place of Tez's OrderedPartitionedKVOutput, UnorderedPartitionedKVOutput
+ * and UnorderedKVOutput: every pair Hive's operators write (a HiveKey and a BytesWritable) goes into datampi's
+ * shuffle while the task runs, to the partition the edge's own partitioner picks (Tez's, from Hive's payload, as
+ * Tez's outputs create it) or, on a broadcast edge, to every rank. Nothing is written to disk but the shuffle's spills.
  */
 public final class MpiShuffleOutput extends AbstractLogicalOutput {
+    private DagEdge edge;
+    private PairSender sender;
+    private Partitioner partitioner;
+
     public MpiShuffleOutput(OutputContext context, int physicalOutputs) {
         super(context, physicalOutputs);
     }
 
     @Override
-    public List<Event> initialize() {
+    public List<Event> initialize() throws IOException {
         HiveShuffle.requestNoMemory(getContext());
+        DagEdges edges = DagEdges.of(getContext().getObjectRegistry());
+        edge = edges.edge(getContext().getTaskVertexName(), getContext().getDestinationVertexName());
+        if (edge.routing() != DagEdge.Routing.BROADCAST) {
+            Configuration conf = TezUtils.createConfFromUserPayload(getContext().getUserPayload());
+            conf.setInt(TezRuntimeFrameworkConfigs.TEZ_RUNTIME_NUM_EXPECTED_PARTITIONS, edge.partitions());
+            partitioner = TezRuntimeUtils.instantiatePartitioner(conf);
+        }
+        sender = edges.sender(edge);
         return List.of();
     }
 
     @Override
     public void start() {
-        // Sending needs no start: MPI_D.Send runs in the writer.
+        // Sending needs no start: the writer sends.
     }
 
     @Override
     public KeyValueWriter getWriter() {
         return new KeyValueWriter() {
             @Override
-            public void write(Object key, Object value) throws IOException {
-                try {
-                    MPI_D.Send(key, value);
-                } catch (MPI_D_Exception e) {
-                    throw new IOException("Cannot send a pair to the A tasks of " + getContext().getDestinationVertexName(),
-                            e);
+            public void write(Object key, Object value) {
+                if (partitioner == null) {
+                    for (int rank = 0; rank < edge.partitions(); rank++) {
+                        sender.send(rank, key, value);
+                    }
+                } else {
+                    sender.send(partitioner.getPartition(key, value, edge.partitions()), key, value);
                 }
             }
         };
@@ -49,12 +68,14 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
 
     @Override
     public void handleEvents(List<Event> events) {
-        // No events come to this output: its receivers are known to MPI_D.
+        // No events come to this output: its receivers are known to the shuffle.
     }
 
     @Override
     public List<Event> close() {
-        // The O task's end flushes its sends (the runtime's), not the output.
+        if (sender != null) {
+            sender.flush();
+        }
         return List.of();
     }
 }

@@ -3,9 +3,11 @@ package org.datampi.hive.dag;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
@@ -19,10 +21,10 @@ import org.apache.hadoop.hive.ql.exec.tez.DagUtils;
 import org.apache.hadoop.hive.ql.exec.tez.HiveSplitGenerator;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.hive.ql.plan.BaseWork;
-import org.apache.hadoop.hive.ql.plan.MapWork;
+import org.apache.hadoop.hive.ql.plan.MergeJoinWork;
 import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc;
 import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc.ReducerTraits;
-import org.apache.hadoop.hive.ql.plan.ReduceWork;
+import org.apache.hadoop.hive.ql.plan.UnionWork;
 import org.apache.hadoop.hive.ql.plan.TezEdgeProperty;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.mapred.JobConf;
@@ -59,11 +61,13 @@ import org.datampi.hive.client.JobPlan;
  * (DagUtils: the job and vertex configurations, each vertex with its processor, root input and outputs, each edge with
  * its output and input), and then does what Tez's application master would: decodes the vertices and edges from the
  * DAG plan, runs the root input's initializer (Hive's HiveSplitGenerator) for the splits and the hosts that hold
- * them, and gives every task its spec. The scatter-gather edge's Tez classes are replaced by datampi's shuffle
- * ({@link DagJob#SHUFFLE_OUTPUT}, {@link DagJob#SHUFFLE_INPUT}); the payloads stay Hive's.
+ * them, and gives every task its spec. Each edge becomes a stream of datampi's shuffle ({@link DagEdge}): its Tez
+ * classes are replaced by datampi's ({@link DagJob#SHUFFLE_OUTPUT}, {@link DagJob#GROUPED_INPUT},
+ * {@link DagJob#UNORDERED_INPUT}); the payloads stay Hive's.
  *
- * <p>The shapes run so far (docs/dag-mode.md): one map vertex, or a map vertex and a reduce vertex over one
- * scatter-gather edge. Any other DAG is refused here, before anything is read or written.
+ * <p>Run so far (docs/dag-mode.md): any DAG of map vertices with one root input and reduce vertices over
+ * scatter-gather (sorted or not) and broadcast edges. Unions, merge joins of map vertices, custom (bucket) and
+ * one-to-one edges are refused here, before anything is read or written.
  */
 public final class DagBuilder {
     /** One application id per DAG of this JVM: Hive names task attempts, and so output files, after it. */
@@ -76,7 +80,7 @@ public final class DagBuilder {
     /** The DAG of WORK with its tasks, for RANKS ranks of TASK_MEMORY_MB each. */
     public static DagJob build(HiveConf conf, Context context, QueryPlan queryPlan, TezWork work, int ranks,
             int taskMemoryMb) throws Exception {
-        MapWork map = checkShape(work);
+        checkShape(work);
         DagUtils utils = DagUtils.getInstance();
         JobConf jobConf = utils.createConfiguration(conf, false);
         String[] jars = work.configureJobConfAndExtractJars(jobConf);
@@ -109,77 +113,119 @@ public final class DagBuilder {
 
         ApplicationId application = ApplicationId.newInstance(CLUSTER_TIMESTAMP, DAGS.incrementAndGet());
         TezDAGID dagId = TezDAGID.getInstance(application, 1);
-        VertexPlan mapPlan = vertexPlan(plan, map.getName());
-        TezVertexID mapId = TezVertexID.getInstance(dagId, plan.getVertexList().indexOf(mapPlan));
-        if (mapPlan.getInputsCount() != 1) {
-            throw new HiveException("datampi's DAG mode runs map vertices of one root input so far; " + map.getName()
-                    + " has " + mapPlan.getInputsCount());
+        // Hive's work is in dependency order (getAllWork): so are the stages.
+        List<VertexPlan> order = work.getAllWork().stream().map(unit -> vertexPlan(plan, unit.getName())).toList();
+        Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
+        for (VertexPlan vertex : order) {
+            TezVertexID id = vertexId(dagId, plan, vertex);
+            if (vertex.getInputsCount() > 1) {
+                throw new HiveException("datampi's DAG mode runs map vertices of one root input so far; "
+                        + vertex.getName() + " has " + vertex.getInputsCount());
+            }
+            if (vertex.getInputsCount() == 1) {
+                tasks.put(vertex.getName(), splits(application, dagName, id, vertex, vertex.getInputs(0), ranks,
+                        taskMemoryMb));
+            } else {
+                tasks.put(vertex.getName(), Collections.nCopies(taskCount(conf, work, plan, vertex, tasks, ranks),
+                        new DagVertex.VertexTask(new byte[0], List.of())));
+            }
         }
-        RootInputLeafOutputProto root = mapPlan.getInputs(0);
-        InputDescriptor rootInput = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
-        ProcessorDescriptor mapProcessor =
-                DagTypeConverters.convertProcessorDescriptorFromDAGPlan(mapPlan.getProcessorDescriptor());
-        List<DagVertex.VertexTask> mapTasks = splits(application, dagName, mapId, mapPlan, mapProcessor, root,
-                rootInput, ranks, taskMemoryMb);
-
-        List<OutputSpec> mapOutputs = leafOutputs(mapPlan);
-        List<InputSpec> mapInputs = List.of(new InputSpec(root.getName(), rootInput, 1));
-        if (plan.getEdgeList().isEmpty()) {
-            return new DagJob(List.of(vertex(mapId, dagName, mapPlan, mapProcessor, mapInputs, mapOutputs,
-                    root.getName(), mapTasks)));
+        List<DagEdge> edges = new ArrayList<>();
+        int partitions = 0;
+        for (EdgePlan edge : plan.getEdgeList()) {
+            DagEdge routed = route(edge, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks);
+            if (routed.routing() != DagEdge.Routing.BROADCAST
+                    && vertexPlan(plan, edge.getOutputVertexName()).getInputsCount() > 0) {
+                throw new HiveException("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; "
+                        + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " is "
+                        + edge.getDataMovementType());
+            }
+            edges.add(routed);
+            partitions += routed.partitions();
         }
-        EdgePlan edge = plan.getEdgeList().get(0);
-        VertexPlan reducePlan = vertexPlan(plan, edge.getOutputVertexName());
-        int reduceTasks = reducePlan.getTaskConfig().getNumTasks();
-        if (reduceTasks < 1) {
-            throw new HiveException("datampi's DAG mode needs a fixed task count for " + reducePlan.getName()
-                    + " (got " + reduceTasks + ")");
+        List<DagVertex> stages = new ArrayList<>();
+        for (VertexPlan vertex : order) {
+            stages.add(vertex(dagId, dagName, plan, vertex, tasks, edges));
         }
-        // The A tasks as the mapreduce shape decides them (JobPlan, hive.datampi.parallelism): a count Hive estimated
-        // (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per rank; a
-        // count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
-        reduceTasks = JobPlan.of(conf, ranks, mapTasks.size(), reduceTasks, !estimated(map), true).aTasks();
-        OutputDescriptor sortedOutput = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
-        InputDescriptor groupedInput = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
-        mapOutputs.add(new OutputSpec(reducePlan.getName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)
-                .setUserPayload(sortedOutput.getUserPayload()), reduceTasks));
-        TezVertexID reduceId = TezVertexID.getInstance(dagId, plan.getVertexList().indexOf(reducePlan));
-        List<DagVertex.VertexTask> reduceTaskList = Collections.nCopies(reduceTasks,
-                new DagVertex.VertexTask(new byte[0], List.of()));
-        return new DagJob(List.of(
-                vertex(mapId, dagName, mapPlan, mapProcessor, mapInputs, mapOutputs, root.getName(), mapTasks),
-                vertex(reduceId, dagName, reducePlan,
-                        DagTypeConverters.convertProcessorDescriptorFromDAGPlan(reducePlan.getProcessorDescriptor()),
-                        List.of(new InputSpec(mapPlan.getName(), InputDescriptor.create(DagJob.SHUFFLE_INPUT)
-                                .setUserPayload(groupedInput.getUserPayload()), Math.max(1, mapTasks.size()))),
-                        leafOutputs(reducePlan), "", reduceTaskList)));
+        return new DagJob(stages, edges);
     }
 
-    /** The map vertex of the shapes the ranks run, or a refusal naming what is not run yet. */
-    private static MapWork checkShape(TezWork work) throws HiveException {
-        List<BaseWork> all = work.getAllWork();
-        String refusal = "datampi's DAG mode runs a map vertex, or a map vertex and a reduce vertex over one sorted "
-                + "edge, so far (docs/dag-mode.md); this DAG has " + all.size() + " vertices: EXPLAIN shows it; SET "
+    /** Refuses, before anything is read or written, what the ranks do not run yet, naming it. */
+    private static void checkShape(TezWork work) throws HiveException {
+        String refusal = "datampi's DAG mode does not run %s yet (docs/dag-mode.md); EXPLAIN shows the DAG; SET "
                 + "hive.datampi.plan=mapreduce runs the query";
-        if (all.size() == 1 && all.get(0) instanceof MapWork map) {
-            return map;
+        for (BaseWork unit : work.getAllWork()) {
+            if (unit instanceof UnionWork || unit instanceof MergeJoinWork) {
+                throw new HiveException(String.format(refusal, unit.getClass().getSimpleName() + " " + unit.getName()));
+            }
+            for (BaseWork child : work.getChildren(unit)) {
+                TezEdgeProperty.EdgeType type = work.getEdgeProperty(unit, child).getEdgeType();
+                if (!RUN_EDGES.contains(type)) {
+                    throw new HiveException(String.format(refusal, "the " + type + " from " + unit.getName()
+                            + " to " + child.getName()));
+                }
+            }
         }
-        if (all.size() == 2 && all.get(0) instanceof MapWork map && all.get(1) instanceof ReduceWork reduce
-                && work.getChildren(map).equals(List.of(reduce))
-                && work.getEdgeProperty(map, reduce).getEdgeType() == TezEdgeProperty.EdgeType.SIMPLE_EDGE) {
-            return map;
-        }
-        throw new HiveException(refusal);
     }
 
-    /** Whether Hive estimated the reducer count behind the map vertex (its reduce sinks may change it). */
-    private static boolean estimated(MapWork map) {
+    private static final Set<TezEdgeProperty.EdgeType> RUN_EDGES = EnumSet.of(TezEdgeProperty.EdgeType.SIMPLE_EDGE,
+            TezEdgeProperty.EdgeType.BROADCAST_EDGE, TezEdgeProperty.EdgeType.CUSTOM_SIMPLE_EDGE);
+
+    /**
+     * The tasks of a vertex fed by edges only, as the mapreduce shape decides its A tasks (JobPlan,
+     * hive.datampi.parallelism): a count Hive estimated (256 MB per reducer, for a cluster with many more reducer
+     * slots than stages) is raised to one per rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces)
+     * is kept.
+     */
+    private static int taskCount(HiveConf conf, TezWork work, DAGPlan plan, VertexPlan vertex,
+            Map<String, List<DagVertex.VertexTask>> tasks, int ranks) throws HiveException {
+        int hiveTasks = vertex.getTaskConfig().getNumTasks();
+        if (hiveTasks < 1) {
+            throw new HiveException("datampi's DAG mode needs a fixed task count for " + vertex.getName() + " (got "
+                    + hiveTasks + ")");
+        }
+        BaseWork unit = work.getAllWork().stream().filter(w -> w.getName().equals(vertex.getName())).findFirst()
+                .orElseThrow();
+        int sourceTasks = 1;
+        boolean estimated = true;
+        for (BaseWork parent : work.getParents(unit)) {
+            sourceTasks = Math.max(sourceTasks, tasks.get(parent.getName()).size());
+            TezEdgeProperty.EdgeType type = work.getEdgeProperty(parent, unit).getEdgeType();
+            estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(parent, unit.getName());
+        }
+        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, true).aTasks();
+    }
+
+    /** Whether Hive estimated the task count of the vertex CHILD from PARENT's reduce sinks (they may change it). */
+    private static boolean estimated(BaseWork parent, String child) {
         // Row-mode and vectorized reduce sinks alike (a VectorReduceSinkOperator is no ReduceSinkOperator).
-        List<ReduceSinkDesc> sinks = map.getAllOperators().stream().map(Operator::getConf)
-                .filter(ReduceSinkDesc.class::isInstance).map(ReduceSinkDesc.class::cast).toList();
+        List<ReduceSinkDesc> sinks = parent.getAllOperators().stream().map(Operator::getConf)
+                .filter(ReduceSinkDesc.class::isInstance).map(ReduceSinkDesc.class::cast)
+                .filter(sink -> child.equals(sink.getOutputName())).toList();
         return !sinks.isEmpty() && sinks.stream()
                 .allMatch(sink -> sink.getReducerTraits().contains(ReducerTraits.AUTOPARALLEL));
     }
+
+    /** The edge's routing on the ranks, from Tez's data movement and the input Hive gave its destination. */
+    private static DagEdge route(EdgePlan edge, int firstPartition, int destinationTasks, int ranks)
+            throws HiveException {
+        String input = edge.getEdgeDestination().getClassName();
+        return switch (edge.getDataMovementType()) {
+            case BROADCAST -> new DagEdge(edge.getInputVertexName(), edge.getOutputVertexName(),
+                    DagEdge.Routing.BROADCAST, firstPartition, ranks);
+            case SCATTER_GATHER -> new DagEdge(edge.getInputVertexName(), edge.getOutputVertexName(),
+                    GROUPED_INPUTS.contains(input) ? DagEdge.Routing.SORTED : DagEdge.Routing.UNSORTED, firstPartition,
+                    Math.max(1, destinationTasks));
+            default -> throw new HiveException("datampi's DAG mode does not run the " + edge.getDataMovementType()
+                    + " edge " + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " yet");
+        };
+    }
+
+    /** Tez's inputs that read a sorted edge in groups of equal keys; Hive's other edge inputs are unordered. */
+    private static final Set<String> GROUPED_INPUTS = Set.of(
+            "org.apache.tez.runtime.library.input.OrderedGroupedKVInput",
+            "org.apache.tez.runtime.library.input.OrderedGroupedInputLegacy",
+            "org.apache.tez.runtime.library.input.OrderedGroupedMergedKVInput");
 
     private static VertexPlan vertexPlan(DAGPlan plan, String name) {
         return plan.getVertexList().stream().filter(vertex -> vertex.getName().equals(name)).findFirst()
@@ -196,22 +242,60 @@ public final class DagBuilder {
         return outputs;
     }
 
-    private static DagVertex vertex(TezVertexID id, String dagName, VertexPlan plan, ProcessorDescriptor processor,
-            List<InputSpec> inputs, List<OutputSpec> outputs, String rootInput, List<DagVertex.VertexTask> tasks) {
+    private static TezVertexID vertexId(TezDAGID dag, DAGPlan plan, VertexPlan vertex) {
+        return TezVertexID.getInstance(dag, plan.getVertexList().indexOf(vertex));
+    }
+
+    /**
+     * A vertex's stage: Hive's processor, its root input (with the split the task gets) or the inputs of its edges,
+     * its leaf outputs and the outputs of its edges, the edges' Tez classes replaced by datampi's, their payloads
+     * kept.
+     */
+    private static DagVertex vertex(TezDAGID dagId, String dagName, DAGPlan plan, VertexPlan vertex,
+            Map<String, List<DagVertex.VertexTask>> tasks, List<DagEdge> edges) {
+        List<InputSpec> inputs = new ArrayList<>();
+        String rootInput = "";
+        if (vertex.getInputsCount() == 1) {
+            RootInputLeafOutputProto root = vertex.getInputs(0);
+            rootInput = root.getName();
+            inputs.add(new InputSpec(root.getName(),
+                    DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor()), 1));
+        }
+        List<OutputSpec> outputs = leafOutputs(vertex);
+        for (EdgePlan edge : plan.getEdgeList()) {
+            DagEdge routed = edges.get(plan.getEdgeList().indexOf(edge));
+            if (edge.getOutputVertexName().equals(vertex.getName())) {
+                InputDescriptor hive = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
+                String ours = routed.routing() == DagEdge.Routing.SORTED ? DagJob.GROUPED_INPUT
+                        : DagJob.UNORDERED_INPUT;
+                inputs.add(new InputSpec(edge.getInputVertexName(), InputDescriptor.create(ours)
+                        .setUserPayload(hive.getUserPayload()), Math.max(1, tasks.get(edge.getInputVertexName()).size())));
+            }
+            if (edge.getInputVertexName().equals(vertex.getName())) {
+                OutputDescriptor hive = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
+                outputs.add(new OutputSpec(edge.getOutputVertexName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)
+                        .setUserPayload(hive.getUserPayload()), routed.partitions()));
+            }
+        }
         Configuration vertexOnly = new Configuration(false);
-        for (PlanKeyValuePair setting : plan.getVertexConf().getConfKeyValuesList()) {
+        for (PlanKeyValuePair setting : vertex.getVertexConf().getConfKeyValuesList()) {
             vertexOnly.set(setting.getKey(), setting.getValue());
         }
-        TezTaskAttemptID first = TezTaskAttemptID.getInstance(TezTaskID.getInstance(id, 0), 0);
-        TaskSpec template = new TaskSpec(first, dagName, plan.getName(), tasks.size(), processor,
-                new ArrayList<>(inputs), new ArrayList<>(outputs), null, vertexOnly);
-        return new DagVertex(template, rootInput, tasks);
+        List<DagVertex.VertexTask> vertexTasks = tasks.get(vertex.getName());
+        TezTaskAttemptID first = TezTaskAttemptID.getInstance(TezTaskID.getInstance(vertexId(dagId, plan, vertex), 0),
+                0);
+        TaskSpec template = new TaskSpec(first, dagName, vertex.getName(), vertexTasks.size(),
+                DagTypeConverters.convertProcessorDescriptorFromDAGPlan(vertex.getProcessorDescriptor()), inputs,
+                outputs, null, vertexOnly);
+        return new DagVertex(template, rootInput, vertexTasks);
     }
 
     /** The root input's splits, from Hive's split generator run as Tez's application master runs it. */
     private static List<DagVertex.VertexTask> splits(ApplicationId application, String dagName, TezVertexID vertexId,
-            VertexPlan vertex, ProcessorDescriptor processor, RootInputLeafOutputProto root, InputDescriptor input,
-            int ranks, int taskMemoryMb) throws Exception {
+            VertexPlan vertex, RootInputLeafOutputProto root, int ranks, int taskMemoryMb) throws Exception {
+        ProcessorDescriptor processor =
+                DagTypeConverters.convertProcessorDescriptorFromDAGPlan(vertex.getProcessorDescriptor());
+        InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
         InputInitializerDescriptor initializer =
                 DagTypeConverters.convertInputInitializerDescriptorFromDAGPlan(root.getControllerDescriptor());
         if (!initializer.getClassName().equals(HiveSplitGenerator.class.getName())) {

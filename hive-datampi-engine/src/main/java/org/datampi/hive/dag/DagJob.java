@@ -6,36 +6,74 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 
 /**
- * A DAG as the ranks run it: its vertices, the first a root (map) vertex whose tasks are the job's O tasks, the
- * second, if there is one, a vertex fed by the first over a scatter-gather edge, whose tasks are its A tasks: the
- * edge is datampi's shuffle ({@link #SHUFFLE_OUTPUT} to {@link #SHUFFLE_INPUT}). The client writes it once into the
- * query's scratch directory; rank 0 reads it and broadcasts it to the others.
+ * A DAG as the ranks run it: its vertices in an order where every vertex comes after the vertices it reads from
+ * (vertex i is the job's stage i), and its edges, each a stream of datampi's shuffle from the source's tasks to
+ * partitions of the destination's ({@link DagEdge}). The edges' Tez classes are datampi's ({@link #SHUFFLE_OUTPUT},
+ * {@link #GROUPED_INPUT}, {@link #UNORDERED_INPUT}). The client writes it once into the query's scratch directory; rank
+ * 0 reads it and broadcasts it to the others.
  */
-public record DagJob(List<DagVertex> vertices) {
-    /** The scatter-gather edge's output on the ranks: pairs sent to the A task of their partition. */
+public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
+    /** Every edge's output on the ranks: pairs sent to the partitions of the edge. */
     public static final String SHUFFLE_OUTPUT = "org.datampi.hive.app.MpiShuffleOutput";
-    /** The scatter-gather edge's input on the ranks: an A task's pairs, in key order, in groups. */
-    public static final String SHUFFLE_INPUT = "org.datampi.hive.app.MpiShuffleInput";
+    /** A sorted edge's input: a task's pairs in key order, in groups of equal keys. */
+    public static final String GROUPED_INPUT = "org.datampi.hive.app.MpiShuffleInput";
+    /** An unsorted or broadcast edge's input: a task's pairs one by one. */
+    public static final String UNORDERED_INPUT = "org.datampi.hive.app.MpiUnorderedInput";
 
     public DagJob {
         vertices = List.copyOf(vertices);
-        if (vertices.isEmpty() || vertices.size() > 2) {
-            throw new IllegalArgumentException("A DAG job has one or two vertices, not " + vertices.size());
+        edges = List.copyOf(edges);
+        if (vertices.isEmpty()) {
+            throw new IllegalArgumentException("A DAG job has at least one vertex");
+        }
+        Set<String> before = new HashSet<>();
+        for (DagVertex vertex : vertices) {
+            String name = vertex.name();
+            for (DagEdge edge : edges) {
+                if (edge.destination().equals(name) && !before.contains(edge.source())) {
+                    throw new IllegalArgumentException("Vertex " + name + " reads from " + edge.source()
+                            + ", which does not come before it");
+                }
+            }
+            before.add(name);
         }
     }
 
-    /** The root vertex: the O tasks. */
-    public DagVertex oVertex() {
-        return vertices.get(0);
+    /** The stage of the named vertex. */
+    public int stageOf(String vertex) {
+        for (int stage = 0; stage < vertices.size(); stage++) {
+            if (vertices.get(stage).name().equals(vertex)) {
+                return stage;
+            }
+        }
+        throw new IllegalArgumentException("No vertex " + vertex + " in DAG " + vertices.get(0).template().getDAGName());
     }
 
-    /** The vertex behind the shuffle, if any: the A tasks. */
-    public Optional<DagVertex> aVertex() {
-        return vertices.size() > 1 ? Optional.of(vertices.get(1)) : Optional.empty();
+    /** The edges into the named vertex. */
+    public List<DagEdge> inputsOf(String vertex) {
+        return edges.stream().filter(edge -> edge.destination().equals(vertex)).toList();
+    }
+
+    /** The edge from source to destination. */
+    public DagEdge edge(String source, String destination) {
+        return edges.stream().filter(edge -> edge.source().equals(source) && edge.destination().equals(destination))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("No edge " + source + " -> "
+                        + destination + " in DAG " + vertices.get(0).template().getDAGName()));
+    }
+
+    /** Tasks handed out by rank 0 (those of vertices that read splits) and the others, for the console. */
+    public int handedOutTasks() {
+        return vertices.stream().filter(DagVertex::handedOut).mapToInt(vertex -> vertex.tasks().size()).sum();
+    }
+
+    public int placedTasks() {
+        return vertices.stream().filter(vertex -> !vertex.handedOut()).mapToInt(vertex -> vertex.tasks().size())
+                .sum();
     }
 
     public void write(OutputStream stream) throws IOException {
@@ -43,6 +81,10 @@ public record DagJob(List<DagVertex> vertices) {
         out.writeInt(vertices.size());
         for (DagVertex vertex : vertices) {
             vertex.write(out);
+        }
+        out.writeInt(edges.size());
+        for (DagEdge edge : edges) {
+            edge.write(out);
         }
         out.flush();
     }
@@ -54,6 +96,11 @@ public record DagJob(List<DagVertex> vertices) {
         for (int i = 0; i < count; i++) {
             vertices.add(DagVertex.read(in));
         }
-        return new DagJob(vertices);
+        int edgeCount = in.readInt();
+        List<DagEdge> edges = new ArrayList<>(edgeCount);
+        for (int i = 0; i < edgeCount; i++) {
+            edges.add(DagEdge.read(in));
+        }
+        return new DagJob(vertices, edges);
     }
 }

@@ -44,6 +44,19 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         }
     }
 
+    public String name() {
+        return template.getVertexName();
+    }
+
+    /**
+     * Whether rank 0 hands the vertex's tasks out to ranks that ask (a vertex that reads splits: its tasks take
+     * uneven times and prefer hosts), rather than task t running on rank t mod size (a vertex fed by edges only,
+     * whose partitions must have a known rank).
+     */
+    public boolean handedOut() {
+        return !rootInput.isEmpty();
+    }
+
     /** The spec of task TASK, attempt 0. */
     public TaskSpec taskSpec(int task) {
         TezTaskAttemptID first = template.getTaskAttemptID();

@@ -53,9 +53,10 @@ public final class VertexTaskRunner {
 
     /**
      * Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters, or throws its failure. A task of a
-     * root vertex first gets its split; a task fed by the shuffle reads it through its input.
+     * root vertex first gets its split; a task fed by edges reads them through its inputs, which find the DAG's
+     * EDGES in the object registry.
      */
-    public TezCounters run(DagVertex vertex, int task, String localDir) throws Exception {
+    public TezCounters run(DagVertex vertex, int task, String localDir, DagEdges edges) throws Exception {
         TaskSpec spec = vertex.taskSpec(task);
         TezTaskAttemptID attempt = spec.getTaskAttemptID();
         String dag = attempt.getTaskID().getVertexID().getDAGID().toString();
@@ -68,6 +69,7 @@ public final class VertexTaskRunner {
         }
         lastDag = dag;
         lastVertex = spec.getVertexName();
+        registry.cacheForDAG(DagEdges.REGISTRY_KEY, edges);
 
         // As TezTaskRunner2: the task's configuration is the process's defaults and the vertex's own settings.
         Configuration taskConf = new Configuration();

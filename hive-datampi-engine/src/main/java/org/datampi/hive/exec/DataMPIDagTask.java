@@ -7,6 +7,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -26,6 +27,7 @@ import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
 import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
+import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
 import org.slf4j.Logger;
@@ -37,11 +39,11 @@ import org.slf4j.LoggerFactory;
  * TezTask and tests for it (GenTezProcContext, Vectorizer, MemoryDecider, SemanticAnalyzer), EXPLAIN included.
  *
  * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG runs on the
- * session's ranks. So far that is a map vertex, or a map vertex and a reduce vertex over one sorted edge
- * (docs/dag-mode.md, steps 1 and 2): the DAG is built as Tez's would be ({@link DagBuilder}), written once into the
- * query's scratch directory, and its map tasks run as O tasks, its reduce tasks as A tasks, on the ranks
- * ({@link DataMPIDagApplication}), the edge being datampi's shuffle; Hive's job close then commits the tasks' files.
- * Any other DAG is refused before anything is read or written. Any other TezTask (a session on Tez) is Hive's own.
+ * session's ranks: the DAG is built as Tez's would be ({@link DagBuilder}), written once into the query's scratch
+ * directory, and run on the ranks vertex by vertex, its edges streams of datampi's shuffle
+ * ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. A DAG with what the ranks do not
+ * run yet (docs/dag-mode.md) is refused before anything is read or written. Any other TezTask (a session on Tez) is
+ * Hive's own.
  */
 public final class DataMPIDagTask extends TezTask {
     private static final long serialVersionUID = 1L;
@@ -76,8 +78,8 @@ public final class DataMPIDagTask extends TezTask {
             try (OutputStream out = fs.create(dagFile, false)) {
                 dag.write(out);
             }
-            int oTasks = dag.oVertex().tasks().size();
-            int aTasks = dag.aVertex().map(vertex -> vertex.tasks().size()).orElse(0);
+            int oTasks = dag.handedOutTasks();
+            int aTasks = dag.placedTasks();
             if (cancelled) {
                 throw new HiveException("datampi: " + getId() + " was cancelled before it started");
             }
@@ -87,14 +89,15 @@ public final class DataMPIDagTask extends TezTask {
             if (cancelled) {
                 job.stopIfRunning();
             }
-            String oName = dag.oVertex().template().getVertexName();
-            String aName = dag.aVertex().map(vertex -> vertex.template().getVertexName()).orElse("");
-            console.printInfo("datampi: " + getId() + " " + job.id() + ": vertex " + oName + ", " + oTasks + " tasks"
-                    + (aName.isEmpty() ? "" : "; vertex " + aName + ", " + aTasks + " tasks") + "; on " + ranks
-                    + " ranks");
+            String splitReaders = vertexNames(dag, true);
+            String edgeReaders = vertexNames(dag, false);
+            console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
+                    .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
+                    .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks");
             success = job.await((o, a) -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%%s",
-                    new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), oName,
-                    Math.round(o * 100), aName.isEmpty() ? "" : ", " + aName + ": " + Math.round(a * 100) + "%")));
+                    new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), splitReaders,
+                    Math.round(o * 100), edgeReaders.isEmpty() ? "" : ", " + edgeReaders + ": "
+                            + Math.round(a * 100) + "%")));
             if (success) {
                 try {
                     setTezCounters(tezCounters(TaskCounters.merge(conf, dagDir)));
@@ -164,6 +167,12 @@ public final class DataMPIDagTask extends TezTask {
             setException(e);
             return false;
         }
+    }
+
+    /** The names of the vertices that read splits, or of those fed by edges only, for the progress lines. */
+    private static String vertexNames(DagJob dag, boolean handedOut) {
+        return dag.vertices().stream().filter(vertex -> vertex.handedOut() == handedOut).map(DagVertex::name)
+                .collect(Collectors.joining(", "));
     }
 
     private static TezCounters tezCounters(Counters counters) {

@@ -50,16 +50,14 @@ public final class DataMPIEngine {
     static final String DAG_MARKER = "hive.datampi.dag";
     /**
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
-     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5); the column
-     * statistics Hive gathers while it writes a table add a vertex to every INSERT and CTAS, which makes the DAG of
-     * an aggregating write one of three vertices, a shape not run yet (step 2b; the table's basic statistics are
-     * still kept).
+     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5); dynamic partition
+     * pruning sends events from a running vertex to the split generator of another (step 4).
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
             "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
             "hive.tez.auto.reducer.parallelism", "false",
-            "hive.stats.column.autogather", "false");
+            "hive.tez.dynamic.partition.pruning", "false");
 
     private DataMPIEngine() {
     }

@@ -1,11 +1,14 @@
 package org.datampi.hive.dag;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
@@ -22,13 +25,52 @@ import org.apache.tez.runtime.api.impl.OutputSpec;
 import org.apache.tez.runtime.api.impl.TaskSpec;
 import org.datampi.hive.app.MpiShuffleInput;
 import org.datampi.hive.app.MpiShuffleOutput;
+import org.datampi.hive.app.MpiUnorderedInput;
 import org.junit.jupiter.api.Test;
 
 class DagJobTest {
     @Test
     void theShuffleClassNamesNameTheShuffleClasses() {
         assertEquals(MpiShuffleOutput.class.getName(), DagJob.SHUFFLE_OUTPUT);
-        assertEquals(MpiShuffleInput.class.getName(), DagJob.SHUFFLE_INPUT);
+        assertEquals(MpiShuffleInput.class.getName(), DagJob.GROUPED_INPUT);
+        assertEquals(MpiUnorderedInput.class.getName(), DagJob.UNORDERED_INPUT);
+    }
+
+    private static DagVertex vertex(String name, int id, String rootInput, int tasks) {
+        TezVertexID vertex = TezVertexID.getInstance(TezDAGID.getInstance(ApplicationId.newInstance(7, 3), 1), id);
+        TaskSpec template = new TaskSpec(TezTaskAttemptID.getInstance(TezTaskID.getInstance(vertex, 0), 0), "dag",
+                name, tasks, ProcessorDescriptor.create("Processor"), new ArrayList<>(), new ArrayList<>(), null,
+                new Configuration(false));
+        return new DagVertex(template, rootInput, Collections.nCopies(tasks,
+                new DagVertex.VertexTask(new byte[0], List.of())));
+    }
+
+    @Test
+    void aVertexComesAfterEveryVertexItReadsAndItsEdgesSurviveTheTrip() throws Exception {
+        DagEdge sorted = new DagEdge("Map 1", "Reducer 2", DagEdge.Routing.SORTED, 0, 3);
+        DagEdge broadcast = new DagEdge("Map 3", "Map 1", DagEdge.Routing.BROADCAST, 3, 2);
+        DagJob job = new DagJob(List.of(vertex("Map 3", 2, "nation", 1), vertex("Map 1", 0, "lineitem", 4),
+                vertex("Reducer 2", 1, "", 3)), List.of(sorted, broadcast));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        job.write(bytes);
+        DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
+
+        assertEquals(List.of(sorted, broadcast), read.edges());
+        assertEquals(1, read.stageOf("Map 1"));
+        assertEquals(List.of(broadcast), read.inputsOf("Map 1"));
+        assertEquals(sorted, read.edge("Map 1", "Reducer 2"));
+        assertEquals(5, read.handedOutTasks());
+        assertEquals(3, read.placedTasks());
+        assertTrue(read.vertices().get(1).handedOut());
+        assertFalse(read.vertices().get(2).handedOut());
+        // Partition p of an edge is received by the rank that runs destination task p (p mod ranks).
+        assertEquals(1, sorted.rankOf(1, 2));
+        assertEquals(0, sorted.rankOf(2, 2));
+
+        IllegalArgumentException misordered = assertThrows(IllegalArgumentException.class, () -> new DagJob(
+                List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)), List.of(sorted)));
+        assertTrue(misordered.getMessage().contains("Reducer 2 reads from Map 1, which does not come before it"),
+                misordered.getMessage());
     }
 
     @Test
@@ -41,13 +83,12 @@ class DagJobTest {
                         3))), null, new Configuration(false));
         DagJob job = new DagJob(List.of(new DagVertex(template, "sales", List.of(
                 new DagVertex.VertexTask(new byte[] {1, 2}, List.of("dmp1")),
-                new DagVertex.VertexTask(new byte[] {3}, List.of())))));
+                new DagVertex.VertexTask(new byte[] {3}, List.of())))), List.of());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         job.write(bytes);
         DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
 
-        DagVertex map = read.oVertex();
-        assertTrue(read.aVertex().isEmpty());
+        DagVertex map = read.vertices().get(0);
         assertEquals("sales", map.rootInput());
         assertEquals(List.of("dmp1"), map.tasks().get(0).hosts());
         assertEquals(3, map.tasks().get(1).split()[0]);

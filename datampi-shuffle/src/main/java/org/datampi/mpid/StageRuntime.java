@@ -1,0 +1,58 @@
+package org.datampi.mpid;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * What a program that schedules its own stages sees (staged mode, for DAGs of stages such as Hive's Tez plans): a
+ * program's main class may declare {@code public static void runStages(String[] args, StageRuntime stages)} instead
+ * of {@code main}; the runtime then calls it once per job on every rank, after the optional job set-up
+ * ({@link JobSetup}, where rank 0 plans the stages), and the program runs its stages in the same order on every rank.
+ *
+ * <p>A stage's tasks are either handed out by rank 0 ({@link #nextTask}, for tasks that read input splits) or fixed by
+ * the program (for tasks fed by other stages, whose partitions must have a known rank). Pairs go to partitions of a
+ * job-wide numbering, each received by the rank the sender names and kept there, sorted, in memory up to the
+ * shuffle's budget and spilled beyond it, until the program releases it. A stage ends on every rank with
+ * {@link #endStage}; {@link #awaitStage} returns once every rank has ended it, so once everything sent in it has
+ * arrived.
+ *
+ * <p>Every wait polls the job's health: a lost rank or a failed engine ends it with an exception. Called from the
+ * rank's main thread only.
+ */
+public interface StageRuntime {
+    int rank();
+
+    int size();
+
+    /** The name of this rank's host, as the host calls itself. */
+    String host();
+
+    /** A directory private to this rank and job, on this rank's host; removed when the job ends, even on failure. */
+    Path localDir();
+
+    /** The next task of a handed-out stage for this rank, or -1 when every task of it is handed out. */
+    int nextTask(int stage);
+
+    /** A task of the stage finished on this rank (rank 0 reports the job's progress). */
+    void taskDone(int stage);
+
+    /**
+     * A task's sender of pairs (serialized with the types of {@code conf}, as {@link MPI_D#Init}'s) to partitions
+     * {@code firstPartition} to {@code firstPartition + partitions - 1}; pair partition p (0-based) goes to rank
+     * {@code rankOfPartition(p)}.
+     */
+    PairSender sender(Map<String, String> conf, int firstPartition, int partitions, IntUnaryOperator rankOfPartition);
+
+    /** This rank sent everything of the stage: marks the end behind its last block on every channel. */
+    void endStage(int stage);
+
+    /** Waits until every rank has ended the stage. */
+    void awaitStage(int stage);
+
+    /** The pairs this rank received for a partition, merged in key order (the types of {@code conf}). */
+    PairReceiver receiver(Map<String, String> conf, int partition);
+
+    /** Frees what this rank received for a partition, in memory and on disk. */
+    void release(int partition);
+}

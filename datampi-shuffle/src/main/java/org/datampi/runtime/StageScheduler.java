@@ -1,0 +1,120 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Rank 0's scheduler of a staged job ({@link org.datampi.mpid.StageRuntime}): each handed-out stage places its tasks
+ * as a common mode job places its O tasks (an {@link OTaskScheduler} of its own: host-local first, then the lowest task
+ * left), and every finished task counts towards the job's progress line, handed-out stages as O tasks and the
+ * others as A tasks.
+ */
+final class StageScheduler implements TaskScheduler {
+    private static final PrintStream NOWHERE = new PrintStream(OutputStream.nullOutputStream());
+
+    private final PrintStream console;
+    private final List<String> hostOfRank;
+    private final Map<Integer, Stage> stages = new TreeMap<>();
+    private boolean started;
+
+    private static final class Stage {
+        final int tasks;
+        final OTaskScheduler handedOut;
+        int done;
+
+        Stage(int tasks, OTaskScheduler handedOut) {
+            this.tasks = tasks;
+            this.handedOut = handedOut;
+        }
+    }
+
+    StageScheduler(PrintStream console, List<String> hostOfRank) {
+        this.console = requireNonNull(console, "console is null");
+        this.hostOfRank = List.copyOf(hostOfRank);
+    }
+
+    synchronized void plan(int stage, int tasks, boolean handedOut) {
+        if (tasks < 0) {
+            throw new IllegalArgumentException("Stage " + stage + " cannot have " + tasks + " tasks");
+        }
+        if (stages.containsKey(stage)) {
+            throw new IllegalStateException("Stage " + stage + " is planned twice");
+        }
+        // A placement of its own per handed-out stage; its console lines are this scheduler's to print.
+        stages.put(stage, new Stage(tasks, handedOut ? new OTaskScheduler(tasks, 0, NOWHERE, hostOfRank) : null));
+    }
+
+    @Override
+    public synchronized void prefer(int stage, int task, Collection<String> hosts) {
+        handedOut(stage).prefer(task, hosts);
+    }
+
+    @Override
+    public synchronized int grant(int stage, int rank, int finishedTasks) {
+        if (!started) {
+            // The 0% line: the first task starts now, so every rank is up.
+            started = true;
+            report();
+        }
+        if (finishedTasks > 0) {
+            count(stage, finishedTasks);
+        }
+        return handedOut(stage).grant(rank, 0);
+    }
+
+    @Override
+    public synchronized void taskDone(int stage) {
+        count(stage, 1);
+    }
+
+    @Override
+    public synchronized String locality() {
+        return String.join(", ", stages.entrySet().stream().filter(entry -> entry.getValue().handedOut != null)
+                .map(entry -> "stage " + entry.getKey() + ": " + entry.getValue().handedOut.locality()).toList());
+    }
+
+    private void count(int stage, int tasks) {
+        Stage counted = stage(stage);
+        counted.done += tasks;
+        report();
+    }
+
+    private OTaskScheduler handedOut(int stage) {
+        OTaskScheduler placement = stage(stage).handedOut;
+        if (placement == null) {
+            throw new IllegalStateException("Stage " + stage + "'s tasks are not handed out by rank 0");
+        }
+        return placement;
+    }
+
+    private Stage stage(int stage) {
+        Stage planned = stages.get(stage);
+        if (planned == null) {
+            throw new IllegalStateException("Stage " + stage + " was not planned in the job's set-up");
+        }
+        return planned;
+    }
+
+    private void report() {
+        int oTasks = 0;
+        int oDone = 0;
+        int aTasks = 0;
+        int aDone = 0;
+        for (Stage stage : stages.values()) {
+            if (stage.handedOut != null) {
+                oTasks += stage.tasks;
+                oDone += stage.done;
+            } else {
+                aTasks += stage.tasks;
+                aDone += stage.done;
+            }
+        }
+        OTaskScheduler.report(console, oDone, oTasks, aDone, aTasks);
+    }
+}

@@ -1,0 +1,33 @@
+package org.datampi.runtime;
+
+import java.util.Collection;
+
+/**
+ * Rank 0's part of a job's scheduling, as the other ranks reach it through the shuffle's control messages: tasks
+ * handed out to ranks that ask, finished tasks counted for the job's progress. {@link OTaskScheduler} for a common
+ * mode job (stage {@link #O_STAGE} its O tasks, {@link #A_STAGE} its A tasks), {@link StageScheduler} for a staged one.
+ *
+ * <p>Implementations are thread-safe: the engine's progress thread grants and counts while rank 0's main thread
+ * plans.
+ */
+interface TaskScheduler {
+    /** A common mode job's O tasks. */
+    int O_STAGE = 0;
+    /** A common mode job's A tasks. */
+    int A_STAGE = 1;
+
+    /** Task {@code task} of a handed-out stage would rather run on one of these hosts. */
+    void prefer(int stage, int task, Collection<String> hosts);
+
+    /**
+     * Returns the next task of {@code stage} for {@code rank}, which finished finishedTasks of it since it last asked,
+     * or -1 when none is left.
+     */
+    int grant(int stage, int rank, int finishedTasks);
+
+    /** A task of {@code stage} that was not handed out finished. */
+    void taskDone(int stage);
+
+    /** How many handed-out tasks went to a host they preferred, of how many that had a preference. */
+    String locality();
+}

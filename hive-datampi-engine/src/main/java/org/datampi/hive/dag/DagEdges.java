@@ -1,0 +1,73 @@
+package org.datampi.hive.dag;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+import org.apache.tez.runtime.api.ObjectRegistry;
+import org.datampi.mpid.PairReceiver;
+import org.datampi.mpid.PairSender;
+import org.datampi.mpid.StageRuntime;
+
+/**
+ * The running DAG's edges in a rank, as its Tez inputs and outputs reach them: each edge's partitions on the job's
+ * shuffle ({@link StageRuntime}). Tez creates inputs and outputs by reflection from their class names, so they find
+ * this through the task's object registry ({@link #of}), where {@link VertexTaskRunner} puts it for the DAG.
+ */
+public final class DagEdges {
+    static final String REGISTRY_KEY = DagEdges.class.getName();
+
+    private final DagJob dag;
+    private final StageRuntime stages;
+    private final Map<String, String> pairTypes;
+
+    /** @param pairTypes the shuffle's pair types and key order (MPI_D's settings), the same for every edge */
+    public DagEdges(DagJob dag, StageRuntime stages, Map<String, String> pairTypes) {
+        this.dag = requireNonNull(dag, "dag is null");
+        this.stages = requireNonNull(stages, "stages is null");
+        this.pairTypes = Map.copyOf(pairTypes);
+    }
+
+    /** The edges of the DAG whose task this registry serves. */
+    public static DagEdges of(ObjectRegistry registry) {
+        Object edges = registry.get(REGISTRY_KEY);
+        if (edges == null) {
+            throw new IllegalStateException("No datampi DAG is running in this process: datampi's edges run only "
+                    + "in a DAG's tasks on the ranks");
+        }
+        return (DagEdges) edges;
+    }
+
+    public DagEdge edge(String source, String destination) {
+        return dag.edge(source, destination);
+    }
+
+    /** A sender of the source task's pairs to the edge's partitions (0 to partitions - 1 of the edge). */
+    public PairSender sender(DagEdge edge) {
+        return stages.sender(pairTypes, edge.firstPartition(), edge.partitions(),
+                partition -> edge.rankOf(partition, stages.size()));
+    }
+
+    /**
+     * What destination task TASK reads of the edge, in key order: its own partition, or for a broadcast edge the copy
+     * this rank received.
+     */
+    public PairReceiver receiver(DagEdge edge, int task) {
+        int partition = edge.routing() == DagEdge.Routing.BROADCAST ? stages.rank() : task;
+        if (edge.rankOf(partition, stages.size()) != stages.rank()) {
+            throw new IllegalStateException("Task " + task + " of " + edge.destination() + " runs on rank "
+                    + stages.rank() + ", which does not receive partition " + partition + " of the edge from "
+                    + edge.source());
+        }
+        return stages.receiver(pairTypes, edge.firstPartition() + partition);
+    }
+
+    /** Frees what this rank received for the vertex's inputs: its tasks here have run. */
+    public void releaseInputsOf(String vertex) {
+        for (DagEdge edge : dag.inputsOf(vertex)) {
+            for (int partition = stages.rank(); partition < edge.partitions(); partition += stages.size()) {
+                stages.release(edge.firstPartition() + partition);
+            }
+        }
+    }
+}
