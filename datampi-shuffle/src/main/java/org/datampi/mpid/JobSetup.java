@@ -29,8 +29,8 @@ public interface JobSetup {
 
     /**
      * A stage of a staged job ({@link StageRuntime}) has {@code tasks} tasks, handed out by rank 0 when
-     * {@code handedOut}, else run where the program places them. Only rank 0's calls count; every stage is planned
-     * before the first task of the job runs.
+     * {@code handedOut}, else run where the program places them. Only rank 0's calls count; rank 0 plans every
+     * stage before any rank can ask for a task (before a broadcast that every rank waits for, for example).
      */
     void planStage(int stage, int tasks, boolean handedOut);
 

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -49,36 +50,44 @@ public final class DataMPIDagApplication {
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
         Path dagFile = new Path(args[0]);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        byte[] bytes;
+        DagJob dag;
         if (setup.rank() == 0) {
             try (InputStream in = dagFile.getFileSystem(new Configuration()).open(dagFile)) {
-                setup.broadcast(in, bytes);
+                bytes = in.readAllBytes();
             }
+            dag = DagJob.read(new ByteArrayInputStream(bytes));
+            // Planned before the broadcast: no rank can ask for a task before its end.
+            plan(dag, setup);
+            setup.broadcast(new ByteArrayInputStream(bytes), OutputStream.nullOutputStream());
+            LOG.info("Job {}: {}, vertices {}, edges {}, {} bytes broadcast", args[1],
+                    dag.vertices().get(0).template().getDAGName(), dag.vertices().stream().map(v -> v.name() + " ("
+                            + v.tasks().size() + " tasks)").toList(),
+                    dag.edges().stream().map(e -> e.source() + " -> " + e.destination() + " " + e.routing()).toList(),
+                    bytes.length);
         } else {
-            setup.broadcast(null, bytes);
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            setup.broadcast(null, received);
+            dag = DagJob.read(new ByteArrayInputStream(received.toByteArray()));
         }
-        DagJob dag = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
         current = new Job(args[1], dagFile, dag);
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
         // A previous Hive job may have left its class loader (ADD JAR) on this thread: the vertex gets the process's.
         Thread.currentThread().setContextClassLoader(DataMPIDagApplication.class.getClassLoader());
-        if (setup.rank() == 0) {
-            for (int stage = 0; stage < dag.vertices().size(); stage++) {
-                DagVertex vertex = dag.vertices().get(stage);
-                setup.planStage(stage, vertex.tasks().size(), vertex.handedOut());
-                if (vertex.handedOut()) {
-                    for (int task = 0; task < vertex.tasks().size(); task++) {
-                        setup.preferHosts(stage, task, vertex.tasks().get(task).hosts());
-                    }
+    }
+
+    /** Rank 0's plan of the stages: one per vertex, the tasks of those that read splits handed out by their hosts. */
+    private static void plan(DagJob dag, JobSetup setup) {
+        for (int stage = 0; stage < dag.vertices().size(); stage++) {
+            DagVertex vertex = dag.vertices().get(stage);
+            setup.planStage(stage, vertex.tasks().size(), vertex.handedOut());
+            if (vertex.handedOut()) {
+                for (int task = 0; task < vertex.tasks().size(); task++) {
+                    setup.preferHosts(stage, task, vertex.tasks().get(task).hosts());
                 }
             }
-            LOG.info("Job {}: {}, vertices {}, edges {}, {} bytes broadcast", args[1],
-                    dag.vertices().get(0).template().getDAGName(), dag.vertices().stream().map(v -> v.name() + " ("
-                            + v.tasks().size() + " tasks)").toList(),
-                    dag.edges().stream().map(e -> e.source() + " -> " + e.destination() + " " + e.routing()).toList(),
-                    bytes.size());
         }
     }
 

@@ -70,15 +70,16 @@ class QueryFailureIT {
         try {
             String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
                     + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
-            assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), O task \\d+: [^\n]*"
-                    + "ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, task and the UDF's error: "
-                    + error);
+            assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Map 1, task \\d+: "
+                    + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, vertex, task and the UDF's "
+                    + "error: " + error);
             // A task of the reduce vertex, behind the shuffle.
             String reduceError = hive.failure("INSERT OVERWRITE TABLE target SELECT id, total FROM (SELECT id, "
                     + "sum(amount) AS total FROM sales_text GROUP BY id) t WHERE assert_true(total < 0) IS NULL")
                     .getMessage();
-            assertTrue(reduceError.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), A task \\d+: "
-                    + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "an A task's error: " + reduceError);
+            assertTrue(reduceError.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Reducer 2, "
+                    + "task \\d+: [^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "a reduce task's error: "
+                    + reduceError);
         } finally {
             hive.query("SET hive.datampi.plan=mapreduce");
         }
