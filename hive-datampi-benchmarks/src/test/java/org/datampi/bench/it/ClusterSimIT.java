@@ -94,18 +94,21 @@ class ClusterSimIT {
     }
 
     /**
-     * DAG mode across hosts: a map vertex, and a map vertex feeding a reduce vertex over datampi's shuffle, run on the
-     * ranks of every host over the table in HDFS (the DAG broadcast from rank 0, Hive's plans and the output in
-     * HDFS), with the rows of Hive on MR.
+     * DAG mode across hosts: a map vertex, a map vertex feeding a reduce vertex over datampi's shuffle, and a join of
+     * the table with its own aggregate then grouped and ordered (edges between reduce vertices, a broadcast or a
+     * second sorted input) run on the ranks of every host over the table in HDFS (the DAG broadcast from rank 0,
+     * Hive's plans and the output in HDFS), with the rows of Hive on MR.
      */
     @Test
     void theDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
         Result result = assertSameOutputAsMr("dag", "SET hive.datampi.plan=dag;"
                 + "SET hive.fetch.task.conversion=none;"
                 + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;"
-                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;");
-        assertTrue(result.output().contains(": vertex Map 1, ") && result.output().contains("; vertex Reducer 2, "),
-                "the DAGs ran on datampi:\n" + result.output());
+                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;"
+                + "SELECT v.page, count(*), sum(v.duration), max(w.top) FROM visits v JOIN (SELECT page, max(id) AS "
+                + "top FROM visits GROUP BY page) w ON v.page = w.page GROUP BY v.page ORDER BY v.page;");
+        assertTrue(result.output().contains(": Map 1 (") && result.output().contains(", Reducer 2 (")
+                && result.output().contains(", Reducer 4 ("), "the DAGs ran on datampi:\n" + result.output());
     }
 
     @Test

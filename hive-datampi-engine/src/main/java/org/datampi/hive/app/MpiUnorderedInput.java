@@ -24,7 +24,7 @@ public final class MpiUnorderedInput extends AbstractLogicalInput {
     /** What the input's task receives of its edge. */
     static PairReceiver open(InputContext context) {
         DagEdges edges = DagEdges.of(context.getObjectRegistry());
-        return edges.receiver(edges.edge(context.getSourceVertexName(), context.getTaskVertexName()),
+        return edges.receiver(edges.edgeInto(context.getTaskVertexName(), context.getSourceVertexName()),
                 context.getTaskIndex());
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,7 @@ import org.apache.tez.dag.api.InputInitializerDescriptor;
 import org.apache.tez.dag.api.OutputDescriptor;
 import org.apache.tez.dag.api.ProcessorDescriptor;
 import org.apache.tez.dag.api.Vertex;
+import org.apache.tez.dag.api.VertexGroup;
 import org.apache.tez.dag.api.VertexLocationHint;
 import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
 import org.apache.tez.dag.api.records.DAGProtos.EdgePlan;
@@ -66,8 +68,9 @@ import org.datampi.hive.client.JobPlan;
  * {@link DagJob#UNORDERED_INPUT}); the payloads stay Hive's.
  *
  * <p>Run so far (docs/dag-mode.md): any DAG of map vertices with one root input and reduce vertices over
- * scatter-gather (sorted or not) and broadcast edges. Unions, merge joins of map vertices, custom (bucket) and
- * one-to-one edges are refused here, before anything is read or written.
+ * scatter-gather (sorted or not) and broadcast edges, unions included (a union's members send to one stream).
+ * Merge joins of map vertices, custom (bucket) and one-to-one edges are refused here, before anything is read or
+ * written.
  */
 public final class DagBuilder {
     /** One application id per DAG of this JVM: Hive names task attempts, and so output files, after it. */
@@ -96,8 +99,14 @@ public final class DagBuilder {
         List<BaseWork> bottomUp = new ArrayList<>(work.getAllWork());
         Collections.reverse(bottomUp);
         Map<BaseWork, Vertex> vertices = new HashMap<>();
+        Map<BaseWork, JobConf> vertexConfs = new HashMap<>();
         for (BaseWork unit : bottomUp) {
+            if (unit instanceof UnionWork union) {
+                addVertexGroup(dag, utils, work, union, vertices, vertexConfs);
+                continue;
+            }
             JobConf vertexConf = utils.initializeVertexConf(jobConf, context, unit);
+            vertexConfs.put(unit, vertexConf);
             Vertex vertex = utils.createVertex(vertexConf, unit, scratchDir, work, Map.of());
             dag.addVertex(vertex);
             vertices.put(unit, vertex);
@@ -113,8 +122,7 @@ public final class DagBuilder {
 
         ApplicationId application = ApplicationId.newInstance(CLUSTER_TIMESTAMP, DAGS.incrementAndGet());
         TezDAGID dagId = TezDAGID.getInstance(application, 1);
-        // Hive's work is in dependency order (getAllWork): so are the stages.
-        List<VertexPlan> order = work.getAllWork().stream().map(unit -> vertexPlan(plan, unit.getName())).toList();
+        List<VertexPlan> order = dependencyOrder(plan, work);
         Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
         for (VertexPlan vertex : order) {
             TezVertexID id = vertexId(dagId, plan, vertex);
@@ -131,9 +139,19 @@ public final class DagBuilder {
             }
         }
         List<DagEdge> edges = new ArrayList<>();
+        Map<String, DagEdge> groupEdges = new HashMap<>();
         int partitions = 0;
         for (EdgePlan edge : plan.getEdgeList()) {
-            DagEdge routed = route(edge, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks);
+            String input = inputName(plan, edge);
+            DagEdge shared = groupEdges.get(input + " -> " + edge.getOutputVertexName());
+            if (shared != null) {
+                // Another member of a union: it sends to the partitions of the union's edge.
+                edges.add(new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(), shared.routing(),
+                        shared.firstPartition(), shared.partitions()));
+                continue;
+            }
+            DagEdge routed = route(edge, input, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks);
+            groupEdges.put(input + " -> " + edge.getOutputVertexName(), routed);
             if (routed.routing() != DagEdge.Routing.BROADCAST
                     && vertexPlan(plan, edge.getOutputVertexName()).getInputsCount() > 0) {
                 throw new HiveException("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; "
@@ -155,12 +173,12 @@ public final class DagBuilder {
         String refusal = "datampi's DAG mode does not run %s yet (docs/dag-mode.md); EXPLAIN shows the DAG; SET "
                 + "hive.datampi.plan=mapreduce runs the query";
         for (BaseWork unit : work.getAllWork()) {
-            if (unit instanceof UnionWork || unit instanceof MergeJoinWork) {
+            if (unit instanceof MergeJoinWork) {
                 throw new HiveException(String.format(refusal, unit.getClass().getSimpleName() + " " + unit.getName()));
             }
             for (BaseWork child : work.getChildren(unit)) {
                 TezEdgeProperty.EdgeType type = work.getEdgeProperty(unit, child).getEdgeType();
-                if (!RUN_EDGES.contains(type)) {
+                if (!RUN_EDGES.contains(type) && type != TezEdgeProperty.EdgeType.CONTAINS) {
                     throw new HiveException(String.format(refusal, "the " + type + " from " + unit.getName()
                             + " to " + child.getName()));
                 }
@@ -189,9 +207,13 @@ public final class DagBuilder {
         int sourceTasks = 1;
         boolean estimated = true;
         for (BaseWork parent : work.getParents(unit)) {
-            sourceTasks = Math.max(sourceTasks, tasks.get(parent.getName()).size());
             TezEdgeProperty.EdgeType type = work.getEdgeProperty(parent, unit).getEdgeType();
-            estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(parent, unit.getName());
+            // A union's members send to the vertex as one input.
+            List<BaseWork> senders = parent instanceof UnionWork ? unionMembers(work, parent) : List.of(parent);
+            for (BaseWork sender : senders) {
+                sourceTasks = Math.max(sourceTasks, tasks.get(sender.getName()).size());
+                estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
+            }
         }
         return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, true).aTasks();
     }
@@ -207,15 +229,15 @@ public final class DagBuilder {
     }
 
     /** The edge's routing on the ranks, from Tez's data movement and the input Hive gave its destination. */
-    private static DagEdge route(EdgePlan edge, int firstPartition, int destinationTasks, int ranks)
+    private static DagEdge route(EdgePlan edge, String input, int firstPartition, int destinationTasks, int ranks)
             throws HiveException {
-        String input = edge.getEdgeDestination().getClassName();
+        String inputClass = edge.getEdgeDestination().getClassName();
         return switch (edge.getDataMovementType()) {
-            case BROADCAST -> new DagEdge(edge.getInputVertexName(), edge.getOutputVertexName(),
+            case BROADCAST -> new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(),
                     DagEdge.Routing.BROADCAST, firstPartition, ranks);
-            case SCATTER_GATHER -> new DagEdge(edge.getInputVertexName(), edge.getOutputVertexName(),
-                    GROUPED_INPUTS.contains(input) ? DagEdge.Routing.SORTED : DagEdge.Routing.UNSORTED, firstPartition,
-                    Math.max(1, destinationTasks));
+            case SCATTER_GATHER -> new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(),
+                    GROUPED_INPUTS.contains(inputClass) ? DagEdge.Routing.SORTED : DagEdge.Routing.UNSORTED,
+                    firstPartition, Math.max(1, destinationTasks));
             default -> throw new HiveException("datampi's DAG mode does not run the " + edge.getDataMovementType()
                     + " edge " + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " yet");
         };
@@ -226,6 +248,59 @@ public final class DagBuilder {
             "org.apache.tez.runtime.library.input.OrderedGroupedKVInput",
             "org.apache.tez.runtime.library.input.OrderedGroupedInputLegacy",
             "org.apache.tez.runtime.library.input.OrderedGroupedMergedKVInput");
+
+    /**
+     * A union as TezTask.build makes it: a vertex group of its members, with a group edge to each of the union's own
+     * children (from the first member's configuration: the members' outputs share key, value and partitioner).
+     */
+    private static void addVertexGroup(DAG dag, DagUtils utils, TezWork work, UnionWork union,
+            Map<BaseWork, Vertex> vertices, Map<BaseWork, JobConf> vertexConfs) throws Exception {
+        List<BaseWork> members = unionMembers(work, union);
+        VertexGroup group = dag.createVertexGroup(union.getName(),
+                members.stream().map(vertices::get).toArray(Vertex[]::new));
+        for (BaseWork child : work.getChildren(union)) {
+            if (!members.contains(child)) {
+                dag.addEdge(utils.createEdge(group, vertexConfs.get(members.get(0)), vertices.get(child),
+                        work.getEdgeProperty(union, child), child, work));
+            }
+        }
+    }
+
+    /** The vertices a union is made of (its children over CONTAINS edges). */
+    private static List<BaseWork> unionMembers(TezWork work, BaseWork union) {
+        return work.getChildren(union).stream().filter(child -> work.getEdgeProperty(union, child).getEdgeType()
+                == TezEdgeProperty.EdgeType.CONTAINS).toList();
+    }
+
+    /** The name under which the edge's destination reads it: its source vertex's, or its union's (vertex group). */
+    private static String inputName(DAGPlan plan, EdgePlan edge) {
+        return plan.getVertexGroupsList().stream()
+                .filter(group -> group.getGroupMembersList().contains(edge.getInputVertexName())
+                        && group.getEdgeMergedInputsList().stream()
+                                .anyMatch(merged -> merged.getDestVertexName().equals(edge.getOutputVertexName())))
+                .map(group -> group.getGroupName()).findFirst().orElse(edge.getInputVertexName());
+    }
+
+    /**
+     * The vertices in an order where each comes after every vertex it reads from (the stages' order), otherwise in
+     * Hive's order of its work.
+     */
+    private static List<VertexPlan> dependencyOrder(DAGPlan plan, TezWork work) {
+        List<VertexPlan> left = new ArrayList<>(work.getAllWork().stream().filter(unit -> !(unit instanceof UnionWork))
+                .map(unit -> vertexPlan(plan, unit.getName())).toList());
+        List<VertexPlan> order = new ArrayList<>();
+        Set<String> done = new HashSet<>();
+        while (!left.isEmpty()) {
+            VertexPlan next = left.stream().filter(vertex -> plan.getEdgeList().stream()
+                    .filter(edge -> edge.getOutputVertexName().equals(vertex.getName()))
+                    .allMatch(edge -> done.contains(edge.getInputVertexName()))).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("The DAG plan has a cycle among " + left));
+            left.remove(next);
+            order.add(next);
+            done.add(next.getName());
+        }
+        return order;
+    }
 
     private static VertexPlan vertexPlan(DAGPlan plan, String name) {
         return plan.getVertexList().stream().filter(vertex -> vertex.getName().equals(name)).findFirst()
@@ -262,14 +337,22 @@ public final class DagBuilder {
                     DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor()), 1));
         }
         List<OutputSpec> outputs = leafOutputs(vertex);
+        Map<String, Integer> inputSenders = new HashMap<>();
+        for (DagEdge edge : edges) {
+            if (edge.destination().equals(vertex.getName())) {
+                inputSenders.merge(edge.input(), tasks.get(edge.source()).size(), Integer::sum);
+            }
+        }
         for (EdgePlan edge : plan.getEdgeList()) {
             DagEdge routed = edges.get(plan.getEdgeList().indexOf(edge));
-            if (edge.getOutputVertexName().equals(vertex.getName())) {
+            if (edge.getOutputVertexName().equals(vertex.getName())
+                    && inputs.stream().noneMatch(input -> input.getSourceVertexName().equals(routed.input()))) {
+                // One input per edge, or per union: its members' pairs come merged in one stream.
                 InputDescriptor hive = DagTypeConverters.convertInputDescriptorFromDAGPlan(edge.getEdgeDestination());
                 String ours = routed.routing() == DagEdge.Routing.SORTED ? DagJob.GROUPED_INPUT
                         : DagJob.UNORDERED_INPUT;
-                inputs.add(new InputSpec(edge.getInputVertexName(), InputDescriptor.create(ours)
-                        .setUserPayload(hive.getUserPayload()), Math.max(1, tasks.get(edge.getInputVertexName()).size())));
+                inputs.add(new InputSpec(routed.input(), InputDescriptor.create(ours)
+                        .setUserPayload(hive.getUserPayload()), Math.max(1, inputSenders.get(routed.input()))));
             }
             if (edge.getInputVertexName().equals(vertex.getName())) {
                 OutputDescriptor hive = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());

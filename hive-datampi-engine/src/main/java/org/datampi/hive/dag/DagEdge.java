@@ -11,13 +11,16 @@ import java.io.IOException;
  * numbered within the job from {@code firstPartition}.
  *
  * @param source the producing vertex
+ * @param input the name under which the destination reads the edge: the source's, or its union's when the source is
+ *     one of a union's vertices (all of which then send to the same partitions)
  * @param destination the consuming vertex
  * @param routing how pairs are routed and read
  * @param firstPartition the job-wide number of the edge's partition 0
  * @param partitions one per destination task ({@link Routing#SORTED}, {@link Routing#UNSORTED}), or one per rank
  *     ({@link Routing#BROADCAST})
  */
-public record DagEdge(String source, String destination, Routing routing, int firstPartition, int partitions) {
+public record DagEdge(String source, String input, String destination, Routing routing, int firstPartition,
+        int partitions) {
     /** How an edge routes its pairs, from Tez's data movement and the destination's input. */
     public enum Routing {
         /** Scatter-gather into a grouped, sorted input (Tez's OrderedGroupedKVInput): partition p is task p's. */
@@ -30,6 +33,7 @@ public record DagEdge(String source, String destination, Routing routing, int fi
 
     public DagEdge {
         requireNonNull(source, "source is null");
+        requireNonNull(input, "input is null");
         requireNonNull(destination, "destination is null");
         requireNonNull(routing, "routing is null");
         if (firstPartition < 0 || partitions < 1) {
@@ -48,6 +52,7 @@ public record DagEdge(String source, String destination, Routing routing, int fi
 
     void write(DataOutputStream out) throws IOException {
         out.writeUTF(source);
+        out.writeUTF(input);
         out.writeUTF(destination);
         out.writeUTF(routing.name());
         out.writeInt(firstPartition);
@@ -55,6 +60,7 @@ public record DagEdge(String source, String destination, Routing routing, int fi
     }
 
     static DagEdge read(DataInputStream in) throws IOException {
-        return new DagEdge(in.readUTF(), in.readUTF(), Routing.valueOf(in.readUTF()), in.readInt(), in.readInt());
+        return new DagEdge(in.readUTF(), in.readUTF(), in.readUTF(), Routing.valueOf(in.readUTF()), in.readInt(),
+                in.readInt());
     }
 }

@@ -38,8 +38,14 @@ public final class DagEdges {
         return (DagEdges) edges;
     }
 
+    /** The edge a source task sends on to a destination. */
     public DagEdge edge(String source, String destination) {
         return dag.edge(source, destination);
+    }
+
+    /** The edge a destination task reads as INPUT (its source's name, or its union's). */
+    public DagEdge edgeInto(String destination, String input) {
+        return dag.edgeInto(destination, input);
     }
 
     /** A sender of the source task's pairs to the edge's partitions (0 to partitions - 1 of the edge). */
@@ -64,6 +70,7 @@ public final class DagEdges {
 
     /** Frees what this rank received for the vertex's inputs: its tasks here have run. */
     public void releaseInputsOf(String vertex) {
+        // A union's edges share their partitions; releasing one twice frees nothing more.
         for (DagEdge edge : dag.inputsOf(vertex)) {
             for (int partition = stages.rank(); partition < edge.partitions(); partition += stages.size()) {
                 stages.release(edge.firstPartition() + partition);

@@ -59,6 +59,13 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
         return edges.stream().filter(edge -> edge.destination().equals(vertex)).toList();
     }
 
+    /** The edge the destination reads as INPUT (a source vertex's name, or a union's: its first member's edge). */
+    public DagEdge edgeInto(String destination, String input) {
+        return edges.stream().filter(edge -> edge.input().equals(input) && edge.destination().equals(destination))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("No input " + input + " of "
+                        + destination + " in DAG " + vertices.get(0).template().getDAGName()));
+    }
+
     /** The edge from source to destination. */
     public DagEdge edge(String source, String destination) {
         return edges.stream().filter(edge -> edge.source().equals(source) && edge.destination().equals(destination))

@@ -47,8 +47,8 @@ class DagJobTest {
 
     @Test
     void aVertexComesAfterEveryVertexItReadsAndItsEdgesSurviveTheTrip() throws Exception {
-        DagEdge sorted = new DagEdge("Map 1", "Reducer 2", DagEdge.Routing.SORTED, 0, 3);
-        DagEdge broadcast = new DagEdge("Map 3", "Map 1", DagEdge.Routing.BROADCAST, 3, 2);
+        DagEdge sorted = new DagEdge("Map 1", "Map 1", "Reducer 2", DagEdge.Routing.SORTED, 0, 3);
+        DagEdge broadcast = new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 3, 2);
         DagJob job = new DagJob(List.of(vertex("Map 3", 2, "nation", 1), vertex("Map 1", 0, "lineitem", 4),
                 vertex("Reducer 2", 1, "", 3)), List.of(sorted, broadcast));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -59,6 +59,7 @@ class DagJobTest {
         assertEquals(1, read.stageOf("Map 1"));
         assertEquals(List.of(broadcast), read.inputsOf("Map 1"));
         assertEquals(sorted, read.edge("Map 1", "Reducer 2"));
+        assertEquals(sorted, read.edgeInto("Reducer 2", "Map 1"));
         assertEquals(5, read.handedOutTasks());
         assertEquals(3, read.placedTasks());
         assertTrue(read.vertices().get(1).handedOut());
@@ -66,6 +67,15 @@ class DagJobTest {
         // Partition p of an edge is received by the rank that runs destination task p (p mod ranks).
         assertEquals(1, sorted.rankOf(1, 2));
         assertEquals(0, sorted.rankOf(2, 2));
+
+        // A union's members send to one input of their destination, on the same partitions.
+        DagEdge first = new DagEdge("Map 1", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
+        DagEdge second = new DagEdge("Map 4", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
+        DagJob union = new DagJob(List.of(vertex("Map 1", 0, "a", 1), vertex("Map 4", 2, "b", 1),
+                vertex("Reducer 3", 1, "", 2)), List.of(first, second));
+        assertEquals(first, union.edgeInto("Reducer 3", "Union 2"));
+        assertEquals(second, union.edge("Map 4", "Reducer 3"));
+        assertEquals(List.of(first, second), union.inputsOf("Reducer 3"));
 
         IllegalArgumentException misordered = assertThrows(IllegalArgumentException.class, () -> new DagJob(
                 List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)), List.of(sorted)));

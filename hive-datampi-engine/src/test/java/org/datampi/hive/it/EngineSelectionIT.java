@@ -95,10 +95,11 @@ class EngineSelectionIT {
 
     /**
      * hive.datampi.plan=dag compiles each query with Hive's Tez compiler while the session stays on datampi, and runs
-     * the DAG on the ranks with Tez's task runtime and Hive's Tez processors: a map vertex, and a map vertex feeding a
-     * reduce vertex over datampi's shuffle (a GROUP BY), with the rows of Hive on MR, also when written with INSERT
-     * OVERWRITE. A DAG of a shape not run yet (a GROUP BY then an ORDER BY: three vertices) is refused before
-     * anything is read or written, naming the setting; EXPLAIN shows it.
+     * the DAG on the ranks with Tez's task runtime and Hive's Tez processors: a map vertex, a map vertex feeding a
+     * reduce vertex over datampi's shuffle (a GROUP BY), and a reduce vertex feeding another (a GROUP BY then an ORDER
+     * BY), a UNION ALL (a vertex group) written directly and one feeding a GROUP BY, with the rows of Hive on MR, also
+     * when written with INSERT OVERWRITE. A DAG with what the ranks do not run yet (a cross product's edge) is refused
+     * before anything is read or written, naming the setting; EXPLAIN shows it.
      */
     @Test
     void theDagShapeRunsOnTheRanksWhileTheSessionStaysOnDatampi() {
@@ -111,30 +112,50 @@ class EngineSelectionIT {
         List<String> grouped = sortedRows(groupBy, "job_local");
         String textGroupBy = "SELECT category, count(*), max(name) FROM sales_text GROUP BY category";
         List<String> textGrouped = sortedRows(textGroupBy, "job_local");
+        String union = "SELECT id, name FROM sales_orc WHERE id < 3 UNION ALL SELECT id, name FROM sales_text "
+                + "WHERE id > 95";
+        String unionGrouped = "SELECT category, count(*), max(id) FROM (SELECT category, id FROM sales_orc WHERE id < "
+                + "50 UNION ALL SELECT category, id * 2 FROM sales_text) u GROUP BY category";
+        List<String> unioned = sortedRows(union, "job_local");
+        List<String> unionedGrouped = sortedRows(unionGrouped, "job_local");
         assertFalse(selected.isEmpty() || grouped.isEmpty(), "MR selects rows");
         hive.setEngine("datampi");
         hive.query("SET hive.datampi.plan=dag");
         try {
-            assertEquals(selected, sortedRows(select, ": vertex Map 1, "), "a map vertex on the ranks, as MR");
-            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, 2 tasks; on 2 ranks"),
+            assertEquals(selected, sortedRows(select, ": Map 1 (1 tasks); on 2 ranks"),
+                    "a map vertex on the ranks, as MR");
+            assertEquals(grouped, sortedRows(groupBy, ": Map 1 (1 tasks), Reducer 2 (2 tasks); on 2 ranks"),
                     "a map and a reduce vertex over the shuffle, as MR; Hive's estimate of 1 reducer raised to 2");
             hive.query("SET mapreduce.job.reduces=1");
-            assertEquals(grouped, sortedRows(groupBy, "; vertex Reducer 2, 1 tasks; on 2 ranks"),
+            assertEquals(grouped, sortedRows(groupBy, ", Reducer 2 (1 tasks); on 2 ranks"),
                     "a reducer count the user fixed is kept");
             hive.query("SET mapreduce.job.reduces=-1");
             // One task per text file (Tez's split grouping off): each rank runs several tasks of a vertex.
             hive.query("SET tez.grouping.min-size=1");
             hive.query("SET tez.grouping.max-size=1");
-            assertEquals(textGrouped, sortedRows(textGroupBy, ": vertex Map 1, 4 tasks; vertex Reducer 2, "),
+            assertEquals(textGrouped, sortedRows(textGroupBy, ": Map 1 (4 tasks), Reducer 2 ("),
                     "four map tasks on two ranks, as MR");
             hive.query("SET tez.grouping.min-size=52428800");
             hive.query("SET tez.grouping.max-size=1073741824");
             String ordered = groupBy + " ORDER BY category";
             String dag = String.join("\n", hive.query("EXPLAIN " + ordered));
             assertTrue(dag.contains("Reducer 3 <- Reducer 2 (SIMPLE_EDGE)") && !dag.contains("DataMPI"), dag);
-            String refused = hive.failure("INSERT OVERWRITE TABLE dag_target SELECT min(id), category, 0 "
-                    + "FROM sales_orc GROUP BY category ORDER BY category").getMessage();
-            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("this DAG has 3 vertices"), refused);
+            assertEquals(grouped, sortedRows(ordered, ", Reducer 2 (2 tasks), Reducer 3 (1 tasks); on 2 ranks"),
+                    "a reduce vertex feeding another, as MR");
+            assertTrue(String.join("\n", hive.query("EXPLAIN " + union)).contains("Union 2"), "a vertex group");
+            assertEquals(unioned, sortedRows(union, ": Map 1 ("), "a union's vertices writing, as MR");
+            assertEquals(unionedGrouped, sortedRows(unionGrouped, ", Reducer "), "a union feeding a GROUP BY, as MR");
+            hive.query("SET hive.tez.cartesian-product.enabled=true");
+            hive.query("SET hive.auto.convert.join=false");
+            String crossProduct = "INSERT OVERWRITE TABLE dag_target SELECT a.id, b.name, 0 FROM sales_orc a CROSS "
+                    + "JOIN sales_text b";
+            assertTrue(String.join("\n", hive.query("EXPLAIN " + crossProduct)).contains("XPROD_EDGE"),
+                    "a cross product's edge");
+            String refused = hive.failure(crossProduct).getMessage();
+            hive.query("SET hive.tez.cartesian-product.enabled=false");
+            hive.query("SET hive.auto.convert.join=true");
+            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("does not run the XPROD_EDGE")
+                    && refused.contains("hive.datampi.plan=mapreduce"), refused);
             assertEquals(List.of("0\tbefore\t1.00"), hive.query("SELECT * FROM dag_target"),
                     "the refused DAG wrote nothing");
             hive.query("INSERT OVERWRITE TABLE dag_target " + select);
