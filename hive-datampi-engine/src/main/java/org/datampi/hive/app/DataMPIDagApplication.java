@@ -8,6 +8,8 @@ import java.io.OutputStream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
@@ -74,8 +76,11 @@ public final class DataMPIDagApplication {
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
-        // A previous Hive job may have left its class loader (ADD JAR) on this thread: the vertex gets the process's.
-        Thread.currentThread().setContextClassLoader(DataMPIDagApplication.class.getClassLoader());
+        // The session's added jars, localized once per job as a MapReduce-shaped stage's are, in a class loader of the
+        // job's own (a previous job's jars never reach it); the tasks' configurations take it from this thread.
+        JobConf jars = new JobConf(false);
+        jars.setStrings(MRJobConfig.CLASSPATH_FILES, dag.classPath().toArray(String[]::new));
+        JobFiles.localize(jars, setup).useClassPath(jars);
     }
 
     /** Rank 0's plan of the stages: one per vertex, the tasks of those that read splits handed out by their hosts. */

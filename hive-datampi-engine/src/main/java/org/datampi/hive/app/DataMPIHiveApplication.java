@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.List;
 
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hive.ql.exec.AddToClassPathAction;
-import org.apache.hadoop.hive.ql.exec.UDFClassLoader;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.ExecReducer;
@@ -62,7 +60,7 @@ public final class DataMPIHiveApplication {
         }
         submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]), setup.host());
         JobFiles files = JobFiles.localize(submitted.job(), setup);
-        useJobClassPath(submitted.job(), files.classPath());
+        files.useClassPath(submitted.job());
         HivePartitioner.useJob(submitted.job());
         if (setup.rank() == 0) {
             // Only rank 0's O-task scheduler places tasks.
@@ -97,29 +95,6 @@ public final class DataMPIHiveApplication {
             throw new IllegalStateException("Job " + jobId + " was not set up on this rank (setUpJob runs first)");
         }
         return submitted;
-    }
-
-    /**
-     * The job's class-path jars (ADD JAR; local copies, see {@link JobFiles}) join this job's class loader, as Hive's
-     * ExecDriver does in a child JVM: the plan's UDFs and SerDes load from them. A job without them gets the
-     * process's own loader, so that one job's jars never reach the next.
-     */
-    private static void useJobClassPath(JobConf job, List<java.nio.file.Path> jars) {
-        if (Thread.currentThread().getContextClassLoader() instanceof UDFClassLoader previous) {
-            try {
-                previous.close();
-            } catch (IOException e) {
-                LOG.warn("Cannot close the previous job's class loader", e);
-            }
-        }
-        ClassLoader loader = DataMPIHiveApplication.class.getClassLoader();
-        if (!jars.isEmpty()) {
-            List<String> paths = jars.stream().map(java.nio.file.Path::toString).toList();
-            loader = new AddToClassPathAction(loader, paths).run();
-            LOG.info("Added jars: {}", paths);
-        }
-        job.setClassLoader(loader);
-        Thread.currentThread().setContextClassLoader(loader);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -19,9 +19,13 @@ import org.apache.commons.compress.archivers.ArchiveException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hive.common.CompressionUtils;
+import org.apache.hadoop.hive.ql.exec.AddToClassPathAction;
+import org.apache.hadoop.hive.ql.exec.UDFClassLoader;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.mpid.JobSetup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hadoop's distributed cache, over MPI: the files, archives and class-path jars a job lists
@@ -33,6 +37,7 @@ import org.datampi.mpid.JobSetup;
  * files of ADD JAR / ADD FILE. No rank ever reads the Hive host's local disk, and no O task reads HDFS for them.
  */
 final class JobFiles {
+    private static final Logger LOG = LoggerFactory.getLogger(JobFiles.class);
     /** The last path element of a libjars directory that Hadoop lists as a wildcard; its jars are also on the class path. */
     private static final String WILDCARD = "*";
 
@@ -46,9 +51,27 @@ final class JobFiles {
         this.bytesRead = bytesRead;
     }
 
-    /** The local copies of the job's class-path jars (ADD JAR), for the job's class loader. */
-    List<Path> classPath() {
-        return classPath;
+    /**
+     * The job's class-path jars (ADD JAR; the local copies) join this job's class loader, as Hive's ExecDriver does in
+     * a child JVM: the plan's UDFs and SerDes load from them. A job without them gets the process's own loader, so
+     * that one job's jars never reach the next.
+     */
+    void useClassPath(JobConf job) {
+        if (Thread.currentThread().getContextClassLoader() instanceof UDFClassLoader previous) {
+            try {
+                previous.close();
+            } catch (IOException e) {
+                LOG.warn("Cannot close the previous job's class loader", e);
+            }
+        }
+        ClassLoader loader = JobFiles.class.getClassLoader();
+        if (!classPath.isEmpty()) {
+            List<String> paths = classPath.stream().map(Path::toString).toList();
+            loader = new AddToClassPathAction(loader, paths).run();
+            LOG.info("Added jars: {}", paths);
+        }
+        job.setClassLoader(loader);
+        Thread.currentThread().setContextClassLoader(loader);
     }
 
     /** How many files rank 0 read from the job's file systems: once per file per job, whatever the rank count. */

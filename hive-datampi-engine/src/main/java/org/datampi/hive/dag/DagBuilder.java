@@ -1,17 +1,21 @@
 package org.datampi.hive.dag;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.Context;
@@ -22,10 +26,12 @@ import org.apache.hadoop.hive.ql.exec.tez.DagUtils;
 import org.apache.hadoop.hive.ql.exec.tez.HiveSplitGenerator;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.hive.ql.plan.BaseWork;
+import org.apache.hadoop.hive.ql.plan.MapWork;
 import org.apache.hadoop.hive.ql.plan.MergeJoinWork;
 import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc;
 import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc.ReducerTraits;
 import org.apache.hadoop.hive.ql.plan.UnionWork;
+import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.hive.ql.plan.TezEdgeProperty;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.mapred.JobConf;
@@ -68,9 +74,9 @@ import org.datampi.hive.client.JobPlan;
  * {@link DagJob#UNORDERED_INPUT}); the payloads stay Hive's.
  *
  * <p>Run so far (docs/dag-mode.md): any DAG of map vertices with one root input and reduce vertices over
- * scatter-gather (sorted or not) and broadcast edges, unions included (a union's members send to one stream).
- * Merge joins of map vertices, custom (bucket) and one-to-one edges are refused here, before anything is read or
- * written.
+ * scatter-gather (sorted or not) and broadcast edges, unions and reduce-side merge joins included (a union's
+ * members send to one stream). Merge joins of map vertices, custom (bucket), one-to-one and cross-product edges are
+ * refused here, before anything is read or written.
  */
 public final class DagBuilder {
     /** One application id per DAG of this JVM: Hive names task attempts, and so output files, after it. */
@@ -80,17 +86,26 @@ public final class DagBuilder {
     private DagBuilder() {
     }
 
-    /** The DAG of WORK with its tasks, for RANKS ranks of TASK_MEMORY_MB each. */
+    /**
+     * The DAG of WORK with its tasks, for RANKS ranks of TASK_MEMORY_MB each; the session's added jars are copied into
+     * JAR_DIR (on the file system the ranks read: HDFS on a cluster), as Tez's client localizes them for its tasks.
+     */
     public static DagJob build(HiveConf conf, Context context, QueryPlan queryPlan, TezWork work, int ranks,
-            int taskMemoryMb) throws Exception {
+            int taskMemoryMb, Path jarDir) throws Exception {
         checkShape(work);
         DagUtils utils = DagUtils.getInstance();
         JobConf jobConf = utils.createConfiguration(conf, false);
-        String[] jars = work.configureJobConfAndExtractJars(jobConf);
-        if (jars != null && jars.length > 0) {
-            throw new HiveException("datampi's DAG mode does not take a session's added jars to the ranks yet ("
-                    + String.join(", ", jars) + "); SET hive.datampi.plan=mapreduce runs the query");
+        // The session's ADD JAR jars, as Hive's ExecDriver lists them for a MapReduce job, and the jars the plan names.
+        Set<String> jars = new LinkedHashSet<>();
+        String added = Utilities.getResourceFiles(conf, SessionState.ResourceType.JAR);
+        if (added != null && !added.isBlank()) {
+            jars.addAll(List.of(added.split(",")));
         }
+        String[] planJars = work.configureJobConfAndExtractJars(jobConf);
+        if (planJars != null) {
+            jars.addAll(List.of(planJars));
+        }
+        List<String> classPath = copyJars(jars, jarDir, conf);
         Path scratchDir = utils.createTezDir(context.getMRScratchDir(), conf);
         String dagName = utils.createDagName(conf, queryPlan);
         DAG dag = DAG.create(dagName);
@@ -165,7 +180,20 @@ public final class DagBuilder {
         for (VertexPlan vertex : order) {
             stages.add(vertex(dagId, dagName, plan, vertex, tasks, edges));
         }
-        return new DagJob(stages, edges);
+        return new DagJob(stages, edges, classPath);
+    }
+
+    /** Copies each jar into JAR_DIR; returns the copies' URIs. */
+    private static List<String> copyJars(Set<String> jars, Path jarDir, Configuration conf) throws IOException {
+        List<String> copies = new ArrayList<>();
+        FileSystem target = jarDir.getFileSystem(conf);
+        for (String jar : jars) {
+            Path source = new Path(jar);
+            Path copy = new Path(jarDir, copies.size() + "-" + source.getName());
+            FileUtil.copy(source.getFileSystem(conf), source, target, copy, false, conf);
+            copies.add(target.makeQualified(copy).toUri().toString());
+        }
+        return copies;
     }
 
     /** Refuses, before anything is read or written, what the ranks do not run yet, naming it. */
@@ -173,8 +201,10 @@ public final class DagBuilder {
         String refusal = "datampi's DAG mode does not run %s yet (docs/dag-mode.md); EXPLAIN shows the DAG; SET "
                 + "hive.datampi.plan=mapreduce runs the query";
         for (BaseWork unit : work.getAllWork()) {
-            if (unit instanceof MergeJoinWork) {
-                throw new HiveException(String.format(refusal, unit.getClass().getSimpleName() + " " + unit.getName()));
+            // A merge join in a reduce vertex reads two sorted edges, which the ranks run; one in a map vertex
+            // (a sort-merge bucket join, turned off for DAG queries) reads two tables' buckets side by side.
+            if (unit instanceof MergeJoinWork merge && merge.getMainWork() instanceof MapWork) {
+                throw new HiveException(String.format(refusal, "the sort-merge join of map vertex " + unit.getName()));
             }
             for (BaseWork child : work.getChildren(unit)) {
                 TezEdgeProperty.EdgeType type = work.getEdgeProperty(unit, child).getEdgeType();

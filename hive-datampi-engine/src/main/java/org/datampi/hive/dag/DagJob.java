@@ -16,8 +16,10 @@ import java.util.Set;
  * partitions of the destination's ({@link DagEdge}). The edges' Tez classes are datampi's ({@link #SHUFFLE_OUTPUT},
  * {@link #GROUPED_INPUT}, {@link #UNORDERED_INPUT}). The client writes it once into the query's scratch directory; rank
  * 0 reads it and broadcasts it to the others.
+ *
+ * @param classPath the URIs of the session's added jars (ADD JAR), copied beside the DAG, which the tasks load from
  */
-public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
+public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath) {
     /** Every edge's output on the ranks: pairs sent to the partitions of the edge. */
     public static final String SHUFFLE_OUTPUT = "org.datampi.hive.app.MpiShuffleOutput";
     /** A sorted edge's input: a task's pairs in key order, in groups of equal keys. */
@@ -28,6 +30,7 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
     public DagJob {
         vertices = List.copyOf(vertices);
         edges = List.copyOf(edges);
+        classPath = List.copyOf(classPath);
         if (vertices.isEmpty()) {
             throw new IllegalArgumentException("A DAG job has at least one vertex");
         }
@@ -93,6 +96,10 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
         for (DagEdge edge : edges) {
             edge.write(out);
         }
+        out.writeInt(classPath.size());
+        for (String jar : classPath) {
+            out.writeUTF(jar);
+        }
         out.flush();
     }
 
@@ -108,6 +115,11 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges) {
         for (int i = 0; i < edgeCount; i++) {
             edges.add(DagEdge.read(in));
         }
-        return new DagJob(vertices, edges);
+        int jarCount = in.readInt();
+        List<String> classPath = new ArrayList<>(jarCount);
+        for (int i = 0; i < jarCount; i++) {
+            classPath.add(in.readUTF());
+        }
+        return new DagJob(vertices, edges, classPath);
     }
 }

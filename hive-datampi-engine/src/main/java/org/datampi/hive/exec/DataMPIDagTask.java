@@ -70,9 +70,9 @@ public final class DataMPIDagTask extends TezTask {
         try {
             JobConf jobConf = new JobConf(conf);
             int ranks = JobPlan.slots(jobConf);
-            DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,
-                    (int) DataMPISettings.heapMegabytes(jobConf));
             dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
+            DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,
+                    (int) DataMPISettings.heapMegabytes(jobConf), new Path(dagDir, "jars"));
             Path dagFile = new Path(dagDir, "dag");
             FileSystem fs = dagFile.getFileSystem(conf);
             try (OutputStream out = fs.create(dagFile, false)) {

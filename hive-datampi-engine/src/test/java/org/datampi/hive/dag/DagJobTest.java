@@ -50,12 +50,13 @@ class DagJobTest {
         DagEdge sorted = new DagEdge("Map 1", "Map 1", "Reducer 2", DagEdge.Routing.SORTED, 0, 3);
         DagEdge broadcast = new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 3, 2);
         DagJob job = new DagJob(List.of(vertex("Map 3", 2, "nation", 1), vertex("Map 1", 0, "lineitem", 4),
-                vertex("Reducer 2", 1, "", 3)), List.of(sorted, broadcast));
+                vertex("Reducer 2", 1, "", 3)), List.of(sorted, broadcast), List.of("hdfs://nn/dag/jars/0-udf.jar"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         job.write(bytes);
         DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
 
         assertEquals(List.of(sorted, broadcast), read.edges());
+        assertEquals(List.of("hdfs://nn/dag/jars/0-udf.jar"), read.classPath());
         assertEquals(1, read.stageOf("Map 1"));
         assertEquals(List.of(broadcast), read.inputsOf("Map 1"));
         assertEquals(sorted, read.edge("Map 1", "Reducer 2"));
@@ -72,13 +73,14 @@ class DagJobTest {
         DagEdge first = new DagEdge("Map 1", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
         DagEdge second = new DagEdge("Map 4", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
         DagJob union = new DagJob(List.of(vertex("Map 1", 0, "a", 1), vertex("Map 4", 2, "b", 1),
-                vertex("Reducer 3", 1, "", 2)), List.of(first, second));
+                vertex("Reducer 3", 1, "", 2)), List.of(first, second), List.of());
         assertEquals(first, union.edgeInto("Reducer 3", "Union 2"));
         assertEquals(second, union.edge("Map 4", "Reducer 3"));
         assertEquals(List.of(first, second), union.inputsOf("Reducer 3"));
 
         IllegalArgumentException misordered = assertThrows(IllegalArgumentException.class, () -> new DagJob(
-                List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)), List.of(sorted)));
+                List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)), List.of(sorted),
+                List.of()));
         assertTrue(misordered.getMessage().contains("Reducer 2 reads from Map 1, which does not come before it"),
                 misordered.getMessage());
     }
@@ -93,7 +95,7 @@ class DagJobTest {
                         3))), null, new Configuration(false));
         DagJob job = new DagJob(List.of(new DagVertex(template, "sales", List.of(
                 new DagVertex.VertexTask(new byte[] {1, 2}, List.of("dmp1")),
-                new DagVertex.VertexTask(new byte[] {3}, List.of())))), List.of());
+                new DagVertex.VertexTask(new byte[] {3}, List.of())))), List.of(), List.of());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         job.write(bytes);
         DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));

@@ -10,19 +10,22 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The query corpus: every query runs on Hive's own MapReduce engine (mr, in-process) and on datampi in the same
- * session, and the results must be equal: as multisets, or in order where the query orders. Writes go to a target
- * per engine, whose contents are then compared the same way. The corpus itself is QueryCorpus.
+ * The query corpus: every query runs on Hive's own MapReduce engine (mr, in-process) and on datampi in both plan
+ * shapes (hive.datampi.plan: mapreduce, and dag with Hive's Tez plans) in the same session, and the results must be
+ * equal: as multisets, or in order where the query orders. Writes go to a target per engine and shape, whose
+ * contents are then compared the same way. The corpus itself is QueryCorpus.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueryCorpusIT {
@@ -47,33 +50,39 @@ class QueryCorpusIT {
         hive.close();
     }
 
-    static List<QueryCorpus.Query> queries() {
-        return QueryCorpus.queries();
+    private static final List<String> SHAPES = List.of("mapreduce", "dag");
+
+    static Stream<Arguments> queries() {
+        return SHAPES.stream().flatMap(shape -> QueryCorpus.queries().stream().map(query -> Arguments.of(shape, query)));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("queries")
-    void sameRowsOnDatampiAsOnMr(QueryCorpus.Query query) {
-        assertSame(query);
+    void sameRowsOnDatampiAsOnMr(String shape, QueryCorpus.Query query) {
+        assertSame(shape, query);
     }
 
-    static List<QueryCorpus.Write> writes() {
-        return QueryCorpus.writes();
+    static Stream<Arguments> writes() {
+        return SHAPES.stream().flatMap(shape -> QueryCorpus.writes().stream().map(write -> Arguments.of(shape, write)));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("writes")
-    void sameTableOnDatampiAsOnMr(QueryCorpus.Write write) {
+    void sameTableOnDatampiAsOnMr(String shape, QueryCorpus.Write write) {
         int consoleBefore = 0;
+        String target = "datampi_" + shape;
         for (String engine : List.of("mr", "datampi")) {
             consoleBefore = hive.consoleText().length();
+            hive.query("RESET");
             hive.setEngine(engine);
-            write.statementsFor(engine).forEach(hive::query);
+            hive.query("SET hive.datampi.plan=" + shape);
+            write.statementsFor(engine.equals("mr") ? "mr_" + shape : target).forEach(hive::query);
         }
         assertTrue(hive.consoleText().substring(consoleBefore).contains("job_datampi"),
                 "the write ran as a datampi job: " + write);
-        List<String> mrChecks = write.checksFor("mr");
-        List<String> datampiChecks = write.checksFor("datampi");
+        assertDagStage(shape, consoleBefore, write.toString());
+        List<String> mrChecks = write.checksFor("mr_" + shape);
+        List<String> datampiChecks = write.checksFor(target);
         for (int i = 0; i < mrChecks.size(); i++) {
             List<String> mr = sorted(hive.query(mrChecks.get(i)));
             assertFalse(mr.isEmpty(), "the write produced rows: " + mrChecks.get(i));
@@ -82,18 +91,24 @@ class QueryCorpusIT {
     }
 
     /** The ranks' classpath has no test classes: they must load the UDF from the jar the session added. */
-    @Test
-    void aUdfFromAnAddedJarRunsInTheRanks() throws Exception {
-        assertSame(QueryCorpus.udfFromAddedJar(
-                HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/shout-udf.jar")));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void aUdfFromAnAddedJarRunsInTheRanks(String shape) throws Exception {
+        assertSame(shape, QueryCorpus.udfFromAddedJar(
+                HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/shout-udf-" + shape + ".jar")));
     }
 
-    private void assertSame(QueryCorpus.Query query) {
-        List<String> mr = runOn("mr", query.statements());
+    static List<String> shapes() {
+        return SHAPES;
+    }
+
+    private void assertSame(String shape, QueryCorpus.Query query) {
+        List<String> mr = runOn("mr", "mapreduce", query.statements());
         int consoleBefore = hive.consoleText().length();
-        List<String> datampi = runOn("datampi", query.statements());
+        List<String> datampi = runOn("datampi", shape, query.statements());
         assertTrue(hive.consoleText().substring(consoleBefore).contains("job_datampi"),
                 "the query ran as a datampi job: " + query);
+        assertDagStage(shape, consoleBefore, query.toString());
         assertFalse(mr.isEmpty(), "the query returns rows: " + query);
         if (query.ordered()) {
             assertEquals(mr, datampi, query.name());
@@ -102,9 +117,19 @@ class QueryCorpusIT {
         }
     }
 
-    private List<String> runOn(String engine, List<String> statements) {
+    /** A DAG stage names its vertices on the console (DataMPIDagTask); a MapReduce-shaped one does not. */
+    private void assertDagStage(String shape, int consoleBefore, String what) {
+        String console = hive.consoleText().substring(consoleBefore);
+        assertEquals(shape.equals("dag"), DAG_STAGE.matcher(console).find(), what + " ran in the " + shape
+                + " shape:\n" + console);
+    }
+
+    private static final Pattern DAG_STAGE = Pattern.compile("job_datampi\\S+: Map \\d+ \\(");
+
+    private List<String> runOn(String engine, String shape, List<String> statements) {
         hive.query("RESET");
         hive.setEngine(engine);
+        hive.query("SET hive.datampi.plan=" + shape);
         List<String> rows = List.of();
         for (String statement : statements) {
             rows = hive.query(statement);
