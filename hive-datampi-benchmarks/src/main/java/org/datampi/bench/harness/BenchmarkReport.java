@@ -17,17 +17,20 @@ import java.util.Set;
 
 /**
  * The side-by-side report of one benchmark run: per-workload medians per engine, each other engine's median over
- * datampi's, geometric means, peak memory, and where datampi's time went in its slowest workloads.
+ * the first engine's (the one the run measures: datampi in one of its plan shapes; a ratio above 1 means it is
+ * faster), geometric means, peak memory, and where the first engine's time went in its slowest workloads.
  */
 final class BenchmarkReport {
-    private static final String BASE = "datampi";
     private static final int SLOWEST_SHOWN = 3;
 
     private final List<EngineResults> engines;
     private final List<String> workloads;
+    /** The engine every other is compared with: the first of the run. */
+    private final String base;
 
     BenchmarkReport(List<EngineResults> engines) {
         this.engines = List.copyOf(requireNonNull(engines, "engines is null"));
+        this.base = engines.isEmpty() ? "" : engines.get(0).engine();
         Set<String> names = new LinkedHashSet<>();
         engines.forEach(engine -> engine.timings().forEach(timing -> names.add(timing.workload())));
         this.workloads = List.copyOf(names);
@@ -40,10 +43,10 @@ final class BenchmarkReport {
     /** The Markdown table, ratio lines and memory; consoleLogs maps an engine to its runner's console.log. */
     String markdown(Map<String, Path> consoleLogs) throws IOException {
         StringBuilder md = new StringBuilder();
-        List<EngineResults> others = engines.stream().filter(e -> !e.engine().equals(BASE)).toList();
+        List<EngineResults> others = engines.stream().filter(e -> !e.engine().equals(base)).toList();
         md.append("| workload |");
         engines.forEach(e -> md.append(' ').append(e.engine()).append(" s |"));
-        others.forEach(e -> md.append(' ').append(e.engine()).append('/').append(BASE).append(" |"));
+        others.forEach(e -> md.append(' ').append(e.engine()).append('/').append(base).append(" |"));
         md.append("\n|---|");
         md.append("---:|".repeat(engines.size() + (hasBase() ? others.size() : 0))).append('\n');
         List<String> mismatched = new ArrayList<>();
@@ -55,9 +58,10 @@ final class BenchmarkReport {
                         .append(" |");
             }
             if (hasBase()) {
-                OptionalDouble base = base().medians().getOrDefault(workload, OptionalDouble.empty());
+                OptionalDouble baseMedian = base().medians().getOrDefault(workload, OptionalDouble.empty());
                 for (EngineResults other : others) {
-                    md.append(' ').append(ratio(other.medians().getOrDefault(workload, OptionalDouble.empty()), base))
+                    md.append(' ').append(ratio(other.medians().getOrDefault(workload, OptionalDouble.empty()),
+                            baseMedian))
                             .append(" |");
                 }
             }
@@ -68,7 +72,7 @@ final class BenchmarkReport {
                             && base().medians().getOrDefault(workload, OptionalDouble.empty()).isPresent()) {
                         compared.add(workload);
                         // Order is not compared: ties of an ORDER BY, and INSERT outputs, may come in any order.
-                        if (!ResultRows.differences(base().resultRows(workload), BASE, other.resultRows(workload),
+                        if (!ResultRows.differences(base().resultRows(workload), base, other.resultRows(workload),
                                 other.engine(), false).isEmpty()) {
                             mismatched.add(other.engine() + " " + workload);
                         }
@@ -86,10 +90,10 @@ final class BenchmarkReport {
                 .append(commonWorkloads().size()).append(" of ").append(workloads.size()).append(").");
         if (hasBase() && !others.isEmpty()) {
             md.append(mismatched.isEmpty()
-                    ? String.format(Locale.ROOT, " Answers: every engine's result rows equal datampi's in all %d "
+                    ? String.format(Locale.ROOT, " Answers: every engine's result rows equal %s's in all %d "
                             + "comparisons (text and whole numbers exactly, other numbers within 1e-6 relative or "
-                            + "0.01).", compared.size())
-                    : " **Answers differ from datampi's** for: " + String.join(", ", mismatched) + " (see each "
+                            + "0.01).", base, compared.size())
+                    : " **Answers differ from " + base + "'s** for: " + String.join(", ", mismatched) + " (see each "
                             + "engine's <workload>.tsv).");
         }
         md.append("\n\nPeak resident memory (the engine's JVM and every process it started, sampled every 200 ms): ");
@@ -98,19 +102,19 @@ final class BenchmarkReport {
         md.append(String.join(", ", memory)).append(".\n");
         engines.stream().filter(e -> e.exitCode() != 0).forEach(e -> md.append("\n**").append(e.engine())
                 .append(" had failures** (runner exit code ").append(e.exitCode()).append("): see its console.log.\n"));
-        if (hasBase() && consoleLogs.containsKey(BASE)) {
-            md.append(slowestBreakdown(consoleLogs.get(BASE)));
+        if (hasBase() && consoleLogs.containsKey(base)) {
+            md.append(slowestBreakdown(consoleLogs.get(base)));
         }
         return md.toString();
     }
 
-    /** The ratio lines a script can grep, e.g. {@code mr_vs_datampi_geomean=2.10}. */
+    /** The ratio lines a script can grep, e.g. {@code mr_vs_datampi-dag_geomean=4.10}. */
     List<String> ratioLines() {
         List<String> lines = new ArrayList<>();
         if (hasBase()) {
             for (EngineResults other : engines) {
-                if (!other.engine().equals(BASE)) {
-                    lines.add(other.engine() + "_vs_datampi_geomean=" + ratio(geomean(other), geomean(base())));
+                if (!other.engine().equals(base)) {
+                    lines.add(other.engine() + "_vs_" + base + "_geomean=" + ratio(geomean(other), geomean(base())));
                 }
             }
         }
@@ -125,7 +129,7 @@ final class BenchmarkReport {
                 .sorted(Comparator.comparingDouble((Map.Entry<String, OptionalDouble> e) -> e.getValue().getAsDouble())
                         .reversed())
                 .limit(SLOWEST_SHOWN).map(Map.Entry::getKey).toList();
-        StringBuilder md = new StringBuilder("\nWhere datampi's time goes in its slowest workloads (last run; per "
+        StringBuilder md = new StringBuilder("\nWhere " + base + "'s time goes in its slowest workloads (last run; per "
                 + "stage: Hive's submission, launch of the ranks, O phase, A phase, teardown, Hive's commit):\n\n");
         List<String> lines = Files.readAllLines(consoleLog, StandardCharsets.UTF_8);
         for (String workload : slowest) {
@@ -144,11 +148,11 @@ final class BenchmarkReport {
     }
 
     private boolean hasBase() {
-        return engines.stream().anyMatch(e -> e.engine().equals(BASE));
+        return engines.stream().anyMatch(e -> e.engine().equals(base));
     }
 
     private EngineResults base() {
-        return engines.stream().filter(e -> e.engine().equals(BASE)).findFirst().orElseThrow();
+        return engines.stream().filter(e -> e.engine().equals(base)).findFirst().orElseThrow();
     }
 
     private List<String> commonWorkloads() {

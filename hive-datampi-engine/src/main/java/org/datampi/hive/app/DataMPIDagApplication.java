@@ -5,10 +5,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
@@ -33,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * partitions. The edges are streams of datampi's shuffle ({@link DagEdges}): data moves while the producing vertex
  * runs and stays in the receiving rank (in memory up to the shuffle's budget, spilled beyond it) until the consuming
  * vertex has run there. Before the first task, rank 0 reads the DAG the client wrote and broadcasts it to every rank.
- * A task's counters go next to the DAG file, where the client adds them up.
+ * A task's counters go next to the DAG file, where the client adds them up, with whether a task that read a split
+ * ran on a host that holds its data.
  *
  * <p>Arguments: {@code DAG_FILE JOB_ID}.
  */
@@ -137,7 +140,19 @@ public final class DataMPIDagApplication {
         } catch (Exception e) {
             throw new StageTaskException(where, e);
         }
-        save(counters, job, name.replace(' ', '-') + "-" + task);
+        TaskCounters saved = new TaskCounters(null);
+        for (CounterGroup group : counters) {
+            for (TezCounter counter : group) {
+                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
+            }
+        }
+        // As an O task counts itself: whether it read its split on a host that holds its data.
+        List<String> hosts = vertex.tasks().get(task).hosts();
+        if (vertex.handedOut() && !hosts.isEmpty()) {
+            saved.incrCounter(hosts.contains(stages.host()) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS,
+                    1);
+        }
+        saved.save(new Configuration(), job.dagFile().getParent(), name.replace(' ', '-') + "-" + task);
         LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -146,16 +161,5 @@ public final class DataMPIDagApplication {
             throw new IllegalStateException("Job " + id + " was not set up on this rank (setUpJob runs first)");
         }
         return current;
-    }
-
-    /** The task's counters, beside the DAG file, in the form the job runner adds up for every stage. */
-    private static void save(TezCounters counters, Job job, String task) throws IOException {
-        TaskCounters saved = new TaskCounters(null);
-        for (CounterGroup group : counters) {
-            for (TezCounter counter : group) {
-                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
-            }
-        }
-        saved.save(new Configuration(), job.dagFile().getParent(), task);
     }
 }

@@ -22,6 +22,7 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.tez.common.counters.TezCounters;
 import org.datampi.hive.app.DataMPIDagApplication;
+import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
@@ -100,7 +101,10 @@ public final class DataMPIDagTask extends TezTask {
                             + Math.round(a * 100) + "%")));
             if (success) {
                 try {
-                    setTezCounters(tezCounters(TaskCounters.merge(conf, dagDir)));
+                    Counters counters = TaskCounters.merge(conf, dagDir);
+                    setTezCounters(tezCounters(counters));
+                    StageCounters.describe(counters).forEach(line -> console.printInfo("datampi: " + getId() + " "
+                            + line));
                 } catch (IOException | RuntimeException e) {
                     // The stage's output is sound; only the summary's figures are missing.
                     DAG_LOG.warn("Cannot read the counters of {} from {}", getId(), dagDir, e);
