@@ -17,8 +17,10 @@ import java.util.function.IntUnaryOperator;
  * {@link #endStage}; {@link #awaitStage} returns once every rank has ended it, so once everything sent in it has
  * arrived.
  *
- * <p>Every wait polls the job's health: a lost rank or a failed engine ends it with an exception. Called from the
- * rank's main thread only.
+ * <p>Every wait polls the job's health: a lost rank or a failed engine ends it with an exception. The stage calls
+ * (nextTask, taskDone, endStage, awaitStage) come from the rank's main thread; senders and receivers may be made on a
+ * task's own threads (a task runtime initializes its inputs and outputs in threads of its own), each then used by one
+ * thread at a time. Every sender of a job serializes the same key type and order (the job's key order is one).
  */
 public interface StageRuntime {
     int rank();

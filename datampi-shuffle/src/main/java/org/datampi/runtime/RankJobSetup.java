@@ -56,7 +56,12 @@ final class RankJobSetup implements JobSetup {
     @Override
     public void preferHosts(int oTask, Collection<String> hosts) {
         requireNonNull(hosts, "hosts is null");
-        scheduler.ifPresent(tasks -> tasks.prefer(TaskScheduler.O_STAGE, oTask, hosts));
+        scheduler.ifPresent(tasks -> {
+            if (tasks instanceof StageScheduler) {
+                throw new IllegalStateException("A staged job names the stage of a task it prefers hosts for");
+            }
+            tasks.prefer(TaskScheduler.O_STAGE, oTask, hosts);
+        });
     }
 
     @Override

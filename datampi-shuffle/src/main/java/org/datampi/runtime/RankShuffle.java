@@ -97,12 +97,16 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
                 engine.sendControl(dest, MessageTag.KEY_ORDER, ByteBuffer.wrap(bytes));
             }
         } else {
-            checkSameOrder(announcedKeyOrder, keyOrder, "O tasks on rank " + rank);
+            checkSameOrder(announcedKeyOrder, keyOrder, "Senders on rank " + rank);
         }
     }
 
-    void sendBlock(int partition, ByteBuffer block) {
-        engine.sendBlock(ownerOf(partition), block);
+    /** Queues an encoded block for the rank that receives its partition. */
+    void sendBlock(int dest, ByteBuffer block) {
+        if (dest < 0 || dest >= size) {
+            throw new IllegalArgumentException("A block for rank " + dest + " of " + size);
+        }
+        engine.sendBlock(dest, block);
     }
 
     /**
@@ -156,7 +160,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         return Optional.ofNullable(receivedKeyOrder);
     }
 
-    /** A task of the stage that rank 0 did not hand out finished here. */
+    /** A task of the stage finished here (rank 0 counts it for the job's progress). */
     void taskDone(int stage) {
         engine.sendControl(0, MessageTag.TASK_DONE, ByteBuffer.allocate(Integer.BYTES).putInt(0, stage));
     }

@@ -25,7 +25,7 @@ interface TaskScheduler {
      */
     int grant(int stage, int rank, int finishedTasks);
 
-    /** A task of {@code stage} that was not handed out finished. */
+    /** A task of {@code stage} finished (one whose end was not reported by its next request). */
     void taskDone(int stage);
 
     /** How many handed-out tasks went to a host they preferred, of how many that had a preference. */

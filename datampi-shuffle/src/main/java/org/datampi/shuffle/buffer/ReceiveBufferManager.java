@@ -3,8 +3,10 @@ package org.datampi.shuffle.buffer;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.apache.hadoop.io.RawComparator;
@@ -19,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * memory up to a byte budget (the memusedpercent share of the heap). Beyond the budget the partition holding the most
  * memory is merged into one sorted run on disk. An A task then reads a k-way merge of its memory and disk runs.
  *
- * <p>Runs arrive on the progress thread and are read by A tasks on the task thread only after every O task has
- * finished, so the methods are synchronized for visibility rather than for contention.
+ * <p>Runs arrive on the progress thread and are read on a task thread once everything for their partition has
+ * arrived; in a staged job (a DAG) runs for other partitions may still arrive while one is read. A partition being
+ * read (opened and not yet released) is never spilled: its reader holds its runs, so spilling it would free nothing.
+ * When only such partitions hold memory, the cache stays over its budget until they are released. The methods are
+ * synchronized for visibility and for that interleaving.
  */
 public final class ReceiveBufferManager {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiveBufferManager.class);
@@ -28,6 +33,8 @@ public final class ReceiveBufferManager {
     private final long budgetBytes;
     private final SpillFiles spillFiles;
     private final Map<Integer, ReceivePartition> partitions = new TreeMap<>();
+    /** Partitions opened for reading and not yet released: their runs are in use. */
+    private final Set<Integer> reading = new HashSet<>();
     private RawComparator<?> comparator;
     private long memoryBytes;
     private long peakMemoryBytes;
@@ -55,19 +62,23 @@ public final class ReceiveBufferManager {
         partitions.computeIfAbsent(partition, p -> new ReceivePartition()).addMemoryRun(run, pairCount);
         memoryBytes += run.length;
         peakMemoryBytes = Math.max(peakMemoryBytes, memoryBytes);
-        while (memoryBytes > budgetBytes) {
-            spillLargestPartition();
+        while (memoryBytes > budgetBytes && spillLargestPartition()) {
+            // Spilled one; the loop checks the budget again.
         }
     }
 
-    private void spillLargestPartition() {
+    /** Spills the partition holding the most memory that nobody reads; false when there is none. */
+    private boolean spillLargestPartition() {
         int largest = -1;
         long largestBytes = 0;
         for (Map.Entry<Integer, ReceivePartition> entry : partitions.entrySet()) {
-            if (entry.getValue().memoryBytes() > largestBytes) {
+            if (entry.getValue().memoryBytes() > largestBytes && !reading.contains(entry.getKey())) {
                 largest = entry.getKey();
                 largestBytes = entry.getValue().memoryBytes();
             }
+        }
+        if (largest < 0) {
+            return false;
         }
         ReceivePartition partition = partitions.get(largest);
         try (RunCursor merged = new MergingCursor(partition.memoryCursors(), comparator)) {
@@ -78,10 +89,12 @@ public final class ReceiveBufferManager {
             LOG.info("Spilled {} bytes of partition {} ({} spills so far, {} bytes cached, budget {})", freed,
                     largest, spillCount, memoryBytes, budgetBytes);
         }
+        return true;
     }
 
     /** A sorted cursor over everything received for a partition (empty when nothing was). */
     public synchronized RunCursor open(int partition) {
+        reading.add(partition);
         ReceivePartition received = partitions.get(partition);
         if (received == null) {
             return new MergingCursor(List.of(), comparatorOrBytes());
@@ -94,6 +107,7 @@ public final class ReceiveBufferManager {
 
     /** Frees what a finished A task received, on disk and in memory. */
     public synchronized void release(int partition) {
+        reading.remove(partition);
         ReceivePartition received = partitions.remove(partition);
         if (received != null) {
             memoryBytes -= received.memoryBytes();

@@ -12,7 +12,10 @@ public final class MessageTag {
     public static final int TASK_REQUEST = 4;
     /** Rank 0's answer: a task id, or -1 when every task of the stage is handed out. */
     public static final int TASK_GRANT = 5;
-    /** A task that was not handed out finished (carrying its stage; sent to rank 0, which reports progress). */
+    /**
+     * A task finished (carrying its stage; sent to rank 0, which reports progress): a common mode job's A tasks, every
+     * task of a staged job.
+     */
     public static final int TASK_DONE = 6;
 
     /** A rank is alive (carrying its host's name); rank 0 hears from every rank, every rank from rank 0. */

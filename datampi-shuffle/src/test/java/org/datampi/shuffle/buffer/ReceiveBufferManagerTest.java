@@ -64,12 +64,48 @@ class ReceiveBufferManagerTest {
         }
     }
 
+    /**
+     * In a staged job runs for later partitions arrive while one is read: the partition being read is never the one
+     * spilled (its reader holds its runs), and reads back whole; others spill as before.
+     */
+    @Test
+    void aPartitionBeingReadIsNotSpilled() throws Exception {
+        SpillFiles spillFiles = new SpillFiles(temp.resolve("staged"));
+        ReceiveBufferManager buffers = new ReceiveBufferManager(20_000, spillFiles);
+        buffers.setComparator(BytesComparator.INSTANCE);
+        // Partition 0 about half the budget: as large as partition 1 when the budget first overflows.
+        Map<Integer, List<String>> first = addRandomRuns(buffers, 0, 1, 1, 500);
+        assertEquals(0, buffers.spillCount(), "partition 0 fits the budget");
+        try (RunCursor reading = buffers.open(0)) {
+            Map<Integer, List<String>> later = addRandomRuns(buffers, 1, 1, 40, 100);
+            assertTrue(buffers.spillCount() > 0, "the partition that arrives later still spills");
+            try (Stream<Path> spills = Files.list(spillFiles.directory())) {
+                assertTrue(spills.noneMatch(file -> file.getFileName().toString().startsWith("partition-0-")),
+                        "the partition being read was not spilled");
+            }
+            assertEquals(first.get(0).stream().sorted().toList(), Pairs.drainSorted(reading).stream().sorted()
+                    .toList(), "the partition read while others arrive reads back whole");
+            try (RunCursor next = buffers.open(1)) {
+                assertEquals(later.get(1).size(), Pairs.drainSorted(next).size());
+            }
+        }
+        buffers.release(0);
+        buffers.release(1);
+        spillFiles.close();
+    }
+
     /** Adds runs of sorted random pairs round-robin to the partitions; returns the pairs added per partition. */
     private static Map<Integer, List<String>> addRandomRuns(ReceiveBufferManager buffers, int partitions, int runs,
             int pairsPerRun) throws Exception {
+        return addRandomRuns(buffers, 0, partitions, runs, pairsPerRun);
+    }
+
+    /** The same for partitions FIRST to FIRST + PARTITIONS - 1. */
+    private static Map<Integer, List<String>> addRandomRuns(ReceiveBufferManager buffers, int first, int partitions,
+            int runs, int pairsPerRun) throws Exception {
         Map<Integer, List<String>> expected = new HashMap<>();
         for (int run = 0; run < runs; run++) {
-            int partition = run % partitions;
+            int partition = first + run % partitions;
             SendPartition block = new SendPartition(1 << 20);
             for (byte[][] pair : Pairs.random(run, pairsPerRun, 6)) {
                 block.append(pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);

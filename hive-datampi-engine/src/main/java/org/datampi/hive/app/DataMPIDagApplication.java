@@ -128,32 +128,39 @@ public final class DataMPIDagApplication {
     }
 
     private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
-            throws StageTaskException, IOException {
+            throws StageTaskException {
         String name = vertex.name();
         String where = "vertex " + name + ", task " + task;
         LOG.info("Hive query {}: {} of {}", vertex.template().getDAGName(), where, vertex.tasks().size());
         long start = System.nanoTime();
-        TezCounters counters;
         try {
-            counters = runner.run(vertex, task, stages.localDir().resolve(name.replace(' ', '-') + "-" + task)
-                    .toString(), edges);
-        } catch (Exception e) {
+            TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(name.replace(' ', '-') + "-"
+                    + task).toString(), edges);
+            save(counters, job, vertex, task, stages.host());
+        } catch (Throwable e) {
+            // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task.
             throw new StageTaskException(where, e);
         }
+        LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * The task's counters, beside the DAG file, in the form the job runner adds up for every stage, with whether a
+     * task that read a split ran on a host that holds its data (as an O task counts itself).
+     */
+    private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host)
+            throws IOException {
         TaskCounters saved = new TaskCounters(null);
         for (CounterGroup group : counters) {
             for (TezCounter counter : group) {
                 saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
             }
         }
-        // As an O task counts itself: whether it read its split on a host that holds its data.
         List<String> hosts = vertex.tasks().get(task).hosts();
         if (vertex.handedOut() && !hosts.isEmpty()) {
-            saved.incrCounter(hosts.contains(stages.host()) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS,
-                    1);
+            saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
         }
-        saved.save(new Configuration(), job.dagFile().getParent(), name.replace(' ', '-') + "-" + task);
-        LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
+        saved.save(new Configuration(), job.dagFile().getParent(), vertex.name().replace(' ', '-') + "-" + task);
     }
 
     private static synchronized Job currentJob(String id) {

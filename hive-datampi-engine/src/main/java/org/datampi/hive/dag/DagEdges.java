@@ -26,6 +26,12 @@ public final class DagEdges {
         this.dag = requireNonNull(dag, "dag is null");
         this.stages = requireNonNull(stages, "stages is null");
         this.pairTypes = Map.copyOf(pairTypes);
+        for (DagEdge edge : dag.edges()) {
+            if (edge.routing() == DagEdge.Routing.BROADCAST && edge.partitions() != stages.size()) {
+                throw new IllegalStateException("The broadcast edge " + edge.source() + " -> " + edge.destination()
+                        + " was planned for " + edge.partitions() + " ranks, but the job runs on " + stages.size());
+            }
+        }
     }
 
     /** The edges of the DAG whose task this registry serves. */

@@ -37,6 +37,9 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
         Set<String> before = new HashSet<>();
         for (DagVertex vertex : vertices) {
             String name = vertex.name();
+            if (before.contains(name)) {
+                throw new IllegalArgumentException("Vertex " + name + " comes twice");
+            }
             for (DagEdge edge : edges) {
                 if (edge.destination().equals(name) && !before.contains(edge.source())) {
                     throw new IllegalArgumentException("Vertex " + name + " reads from " + edge.source()
@@ -44,6 +47,12 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
                 }
             }
             before.add(name);
+        }
+        for (DagEdge edge : edges) {
+            if (!before.contains(edge.destination())) {
+                throw new IllegalArgumentException("The edge " + edge.source() + " -> " + edge.destination()
+                        + " leads to no vertex of the DAG");
+            }
         }
     }
 

@@ -33,7 +33,7 @@ import com.google.common.collect.Multimap;
 /**
  * Runs a vertex's tasks in a rank with Tez's own task runtime (LogicalIOProcessorRuntimeTask), as a Tez container
  * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
- * the master would route it, and Hive's processor (MapTezProcessor) runs unchanged. One per rank process: like a
+ * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per rank process: like a
  * container, it keeps one object registry (Hive caches plans and hash tables in it), cleared when the DAG or the
  * vertex changes.
  *
@@ -127,9 +127,9 @@ public final class VertexTaskRunner {
     }
 
     /**
-     * The task's line to "the master": a map task of a root vertex sends no events that anyone waits for (dynamic
-     * partition pruning, whose events a vertex would send, is not run yet), commits through Hive's own job close,
-     * and what it signals of a failure is rethrown when it ends.
+     * The task's line to "the master": a task sends no events that anyone waits for (dynamic partition pruning,
+     * whose events a vertex would send, is turned off for DAG queries; edges need none), commits through Hive's own
+     * job close, and what it signals of a failure is rethrown when it ends.
      */
     private static final class Umbilical implements TezUmbilical {
         private volatile Throwable failure;
