@@ -57,9 +57,20 @@ class ClusterFailureIT {
                         + "org.apache.hadoop.hive.ql.io.HiveInputFormat; SET mapreduce.input.fileinputformat.split."
                         + "maxsize=200000; " + SLOW_INSERT)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        // In the middle of the stage: Hive's 0% line comes once the first O task started, so every rank is up.
+        try {
+            injectAndCheck(fault, log, insert);
+        } finally {
+            // A failed check must not leave the query's Hive (and its hold on the metastore) to the next test.
+            insert.descendants().forEach(ProcessHandle::destroyForcibly);
+            insert.destroyForcibly();
+        }
+    }
+
+    private void injectAndCheck(String fault, Path log, Process insert) throws Exception {
+        // In the middle of the stage: Hive prints its 0% line when it first polls the job, which may be before the
+        // ranks are up (a launch across hosts takes seconds): the fault waits for dmp3's ranks.
         awaitLine(log, "Stage-1 map = 0%", 180);
-        assertTrue(!ranksOn("dmp3").isBlank(), "dmp3 runs ranks of the stage");
+        assertTrue(ranksWithin("dmp3", 60), "dmp3 runs ranks of the stage:\n" + Files.readString(log));
         TimeUnit.SECONDS.sleep(2);
         long faultAt = System.nanoTime();
         Result injected = fault.equals("ranks killed")
@@ -112,6 +123,16 @@ class ClusterFailureIT {
         }
         throw new AssertionError("'" + text + "' did not come within " + seconds + " s:\n"
                 + Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private boolean ranksWithin(String host, int seconds) throws Exception {
+        for (int i = 0; i < seconds; i++) {
+            if (!ranksOn(host).isBlank()) {
+                return true;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        return false;
     }
 
     private boolean noRanksWithin(String host, int seconds) throws Exception {
