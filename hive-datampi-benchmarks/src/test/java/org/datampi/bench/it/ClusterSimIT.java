@@ -29,6 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Hive on datampi across simulated hosts (bin/cluster-sim) on Open MPI: three network namespaces, each with its own
@@ -127,14 +129,15 @@ class ClusterSimIT {
 
     /**
      * A rank that fails sends its cause and the tail of its log, which stays on its host, to Hive's FAILED line: rank,
-     * host, task and cause on one line, then the log's host and path and its last lines.
+     * host, vertex and task and cause on one line, then the log's host and path and its last lines.
      */
     @Test
     void aFailingRanksCauseAndLogTailReachTheFailedLine() throws Exception {
         Result failed = cluster.hive("failing-rank", "SET hive.fetch.task.conversion=none; "
                 + "SELECT page, assert_true(duration < 12) FROM visits;");
         assertTrue(failed.exit() != 0, "the query fails:\n" + failed.output());
-        Matcher line = Pattern.compile("FAILED: .*datampi: job failed on rank (\\d+) \\((dmp\\d)\\), O task \\d+: "
+        Matcher line = Pattern.compile("FAILED: .*datampi: job failed on rank (\\d+) \\((dmp\\d)\\), vertex Map 1, "
+                + "task \\d+: "
                 + ".*ASSERT_TRUE\\(\\): assertion failed.*\n(dmp\\d):(\\S+/rank-(\\d+)\\.log), last lines:\n\\| .*")
                 .matcher(failed.output());
         assertTrue(line.find(), "the FAILED line names rank, host, task and cause, then the rank's log:\n"
@@ -146,6 +149,7 @@ class ClusterSimIT {
     }
 
     /**
+     * In the mapreduce shape (in the DAG shape a map join's table is a broadcast edge, nothing is written):
      * Hive's local task writes a map join's hash tables into the Hive host's private scratch directory; its driver
      * uploads them to HDFS as one archive per stage. Rank 0 must read that archive once (the NameNode's audit log
      * counts the opens) and broadcast it to all six ranks, whose O tasks then join on every host.
@@ -153,7 +157,7 @@ class ClusterSimIT {
     @Test
     void mapJoinHashTablesAreReadOnceAndBroadcastToEveryRank() throws Exception {
         List<String> auditBefore = cluster.hdfsAudit();
-        String query = "SET hive.auto.convert.join=true; SELECT p.site, count(*), sum(v.duration) FROM visits v "
+        String query = "SET hive.datampi.plan=mapreduce; SET hive.auto.convert.join=true; SELECT p.site, count(*), sum(v.duration) FROM visits v "
                 + "JOIN pages p ON v.page = p.page GROUP BY p.site;";
         Result datampi = assertSameOutputAsMr("map-join", query);
         assertTrue(datampi.output().contains("Dump the side-table"), "Hive built a map join's hash table:\n"
@@ -192,16 +196,20 @@ class ClusterSimIT {
      * Six files of one replica each, every one written by an A task on its own rank, so on that rank's host (HDFS puts
      * a writer's first replica on its own DataNode): two on each host. A scan of them has six O tasks, each with one
      * host holding its input. Placed blindly, a third of them would read locally; the scheduler places them by the
-     * split's hosts, and each O task counts itself data-local or not.
+     * split's hosts, and each O task counts itself data-local or not. The same for a DAG's map vertex, one task per
+     * file (Tez's split grouping off).
      */
-    @Test
-    void oTasksGoToTheHostsThatHoldTheirBlocks() throws Exception {
-        Result written = cluster.hive("locality-table", "SET dfs.replication=1; SET mapreduce.job.reduces=" + RANKS
-                + "; CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits DISTRIBUTE BY id;");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mapreduce", "dag"})
+    void oTasksGoToTheHostsThatHoldTheirBlocks(String shape) throws Exception {
+        Result written = cluster.hive("locality-table-" + shape, "SET dfs.replication=1; SET mapreduce.job.reduces="
+                + RANKS + "; DROP TABLE IF EXISTS spread; CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits "
+                + "DISTRIBUTE BY id;");
         assertEquals(0, written.exit(), written.output());
-        String scan = "SET hive.input.format=org.apache.hadoop.hive.ql.io.HiveInputFormat; "
+        String scan = "SET hive.datampi.plan=" + shape + "; SET hive.input.format=org.apache.hadoop.hive.ql.io."
+                + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "
                 + "SELECT page, count(*), max(duration) FROM spread GROUP BY page;";
-        Result datampi = assertSameOutputAsMr("locality", scan);
+        Result datampi = assertSameOutputAsMr("locality-" + shape, scan);
         Matcher locality = Pattern.compile("O tasks data-local: (\\d+) of (\\d+)")
                 .matcher(datampi.output());
         assertTrue(locality.find(), "the console reports the stage's locality:\n" + datampi.output());

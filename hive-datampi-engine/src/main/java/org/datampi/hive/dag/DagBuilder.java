@@ -221,7 +221,7 @@ public final class DagBuilder {
 
     /**
      * The tasks of a vertex fed by edges only, as the mapreduce shape decides its A tasks (JobPlan,
-     * hive.datampi.parallelism): a count Hive estimated (256 MB per reducer, for a cluster with many more reducer
+     * hive.datampi.parallelism; enhanced: as many as its inputs' largest vertex, one for a leaf): a count Hive estimated (256 MB per reducer, for a cluster with many more reducer
      * slots than stages) is raised to one per rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces)
      * is kept.
      */
@@ -245,7 +245,10 @@ public final class DagBuilder {
                 estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
             }
         }
-        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, true).aTasks();
+        // Enhanced parallelism gives the query's last vertex (one writing, not feeding another) one task, as the
+        // last stage of a query in the mapreduce shape.
+        boolean last = work.getChildren(unit).isEmpty();
+        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, last).aTasks();
     }
 
     /** Whether Hive estimated the task count of the vertex CHILD from PARENT's reduce sinks (they may change it). */

@@ -36,8 +36,8 @@ public final class DataMPISettings {
     /** Seconds a stage may run before it fails and its ranks are stopped (86400: a day). */
     public static final String STAGE_TIMEOUT = "hive.datampi.stage.timeout";
     /**
-     * The plan shape: mapreduce (Hive's MapReduce compiler, the paper's O and A tasks; the default) or dag (Hive's
-     * Tez compiler: a DAG of vertices, docs/dag-mode.md).
+     * The plan shape: dag (Hive's Tez compiler: a DAG of vertices, docs/dag-mode.md; the default, the faster one) or
+     * mapreduce (Hive's MapReduce compiler, the paper's O and A tasks).
      */
     public static final String PLAN = "hive.datampi.plan";
 
@@ -52,14 +52,14 @@ public final class DataMPISettings {
 
         /** The shape a configuration asks for, strictly: an unknown value is refused, naming the key. */
         public static PlanShape of(Configuration conf) {
-            String value = conf.getTrimmed(PLAN, "mapreduce");
+            String value = conf.getTrimmed(PLAN, "dag");
             for (PlanShape shape : values()) {
                 if (shape.name().equalsIgnoreCase(value)) {
                     return shape;
                 }
             }
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + PLAN
-                    + ": expected mapreduce or dag");
+                    + ": expected dag or mapreduce");
         }
     }
 

@@ -57,8 +57,8 @@ class CliInterruptIT {
     }
 
     @Test
-    void ctrlCCancelsADagStageAndStopsItsRanksAtOnce() throws Exception {
-        assertCtrlCCancels("interrupted-dag", "SET hive.datampi.plan=dag;");
+    void ctrlCCancelsAMapReduceShapedStageAndStopsItsRanksAtOnce() throws Exception {
+        assertCtrlCCancels("interrupted-mapreduce", "SET hive.datampi.plan=mapreduce;");
     }
 
     private void assertCtrlCCancels(String name, String settings) throws Exception {

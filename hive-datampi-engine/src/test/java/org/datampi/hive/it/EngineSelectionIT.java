@@ -16,6 +16,7 @@ import org.apache.hadoop.hive.ql.MapRedStats;
 import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -46,6 +47,18 @@ class EngineSelectionIT {
     @AfterAll
     void close() throws Exception {
         hive.close();
+    }
+
+    /** A test that ran in the mapreduce shape leaves the session in the default one. */
+    @AfterEach
+    void backToTheDagShape() {
+        hive.query("SET hive.datampi.plan=dag");
+    }
+
+    /** The session on datampi in the mapreduce shape (O and A tasks), for what only that shape has. */
+    private void mapreduceShape() {
+        hive.setEngine("datampi");
+        hive.query("SET hive.datampi.plan=mapreduce");
     }
 
     @Test
@@ -84,7 +97,7 @@ class EngineSelectionIT {
     @Test
     void explainShowsDatampiStagesWithTheirTaskCounts() {
         String query = "EXPLAIN SELECT category, count(*) FROM sales_orc GROUP BY category";
-        hive.setEngine("datampi");
+        mapreduceShape();
         String datampi = String.join("\n", hive.query(query));
         assertTrue(datampi.contains("DataMPI") && datampi.contains("O tasks: one per input split")
                 && datampi.contains("A tasks: Hive's reducer estimate at run time"), datampi);
@@ -165,14 +178,14 @@ class EngineSelectionIT {
                     "only the query's configuration said tez");
             hive.query("SET hive.datampi.plan=graph");
             String invalid = hive.failure(select).getMessage();
-            assertTrue(invalid.contains("'graph' for hive.datampi.plan: expected mapreduce or dag"), invalid);
+            assertTrue(invalid.contains("'graph' for hive.datampi.plan: expected dag or mapreduce"), invalid);
         } finally {
-            hive.query("SET hive.datampi.plan=mapreduce");
+            hive.query("SET hive.datampi.plan=dag");
         }
         hive.setEngine("mr");
         assertEquals(selected, sortedRows("SELECT * FROM dag_target", "job_local"),
                 "the DAG's INSERT OVERWRITE wrote the map vertex's rows");
-        hive.setEngine("datampi");
+        mapreduceShape();
         String mapreduce = String.join("\n", hive.query("EXPLAIN " + select));
         assertTrue(mapreduce.contains("DataMPI") && !mapreduce.contains("Vertex"), mapreduce);
     }
@@ -230,7 +243,7 @@ class EngineSelectionIT {
 
     @Test
     void defaultParallelismGivesOneATaskPerRankAndEnhancedAsManyAsOTasks() {
-        hive.setEngine("datampi");
+        mapreduceShape();
         String query = "SELECT qty, count(*) FROM sales_text GROUP BY qty";
         hive.query("SET hive.datampi.parallelism=default");
         int[] defaults = taskCounts(query);
@@ -243,6 +256,29 @@ class EngineSelectionIT {
         assertEquals(4, enhanced[0]);
         assertEquals(4, enhanced[1]);
         hive.query("SET hive.datampi.parallelism=default");
+    }
+
+    /**
+     * The DAG shape counts a reduce vertex's tasks as the mapreduce shape its A tasks: Hive's estimate raised to one
+     * per rank by default; with enhanced parallelism as many as the map vertex's tasks, and one for the last vertex.
+     */
+    @Test
+    void theDagShapeFollowsTheParallelismSetting() {
+        hive.setEngine("datampi");
+        // One map task per text file (Tez's split grouping off).
+        hive.query("SET tez.grouping.min-size=1");
+        hive.query("SET tez.grouping.max-size=1");
+        String twoLevels = "SELECT n, count(*) FROM (SELECT qty, count(*) n FROM sales_text GROUP BY qty) t "
+                + "GROUP BY n";
+        try {
+            List<String> rows = sortedRows(twoLevels, ": Map 1 (4 tasks), Reducer 2 (2 tasks), Reducer 3 (2 tasks)");
+            hive.query("SET hive.datampi.parallelism=enhanced");
+            assertEquals(rows, sortedRows(twoLevels, ": Map 1 (4 tasks), Reducer 2 (4 tasks), Reducer 3 (1 tasks)"));
+        } finally {
+            hive.query("SET hive.datampi.parallelism=default");
+            hive.query("SET tez.grouping.min-size=52428800");
+            hive.query("SET tez.grouping.max-size=1073741824");
+        }
     }
 
     @Test
@@ -261,7 +297,8 @@ class EngineSelectionIT {
      */
     @Test
     void orcColumnProjectionReadsFewerBytesThanAFullScan() throws Exception {
-        hive.setEngine("datampi");
+        // Hive keeps a MapReduce-shaped stage's counters where osBytesRead reads them.
+        mapreduceShape();
         long tableBytes;
         try (Stream<Path> files = Files.walk(HiveSession.HOME.resolve(
                 "hive-datampi-engine/target/it-engine/state/warehouse-external/wide_orc"))) {

@@ -48,10 +48,17 @@ class QueryFailureIT {
         hive.close();
     }
 
+    /** In the mapreduce shape: an O task that throws fails the query, naming rank, host, task and cause. */
     @Test
     void aUdfThatThrowsOnOneRowFailsTheQueryAndWritesNothing() throws Exception {
-        String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
-                + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
+        hive.query("SET hive.datampi.plan=mapreduce");
+        String error;
+        try {
+            error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
+                    + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
+        } finally {
+            hive.query("SET hive.datampi.plan=dag");
+        }
         assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), O task \\d+: [^\n]*"
                 + "ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, task and the UDF's error on one "
                 + "line: " + error);
@@ -61,28 +68,23 @@ class QueryFailureIT {
     }
 
     /**
-     * The same in the DAG shape: a task of a map vertex, or of the reduce vertex behind the shuffle, that throws fails
-     * the query, naming rank, task and cause.
+     * The same in the DAG shape (the default): a task of a map vertex, or of the reduce vertex behind the shuffle,
+     * that throws fails the query, naming rank, task and cause.
      */
     @Test
     void aFailingTaskOfADagVertexFailsTheQueryAndWritesNothing() throws Exception {
-        hive.query("SET hive.datampi.plan=dag");
-        try {
-            String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
-                    + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
-            assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Map 1, task \\d+: "
-                    + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, vertex, task and the UDF's "
-                    + "error: " + error);
-            // A task of the reduce vertex, behind the shuffle.
-            String reduceError = hive.failure("INSERT OVERWRITE TABLE target SELECT id, total FROM (SELECT id, "
-                    + "sum(amount) AS total FROM sales_text GROUP BY id) t WHERE assert_true(total < 0) IS NULL")
-                    .getMessage();
-            assertTrue(reduceError.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Reducer 2, "
-                    + "task \\d+: [^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "a reduce task's error: "
-                    + reduceError);
-        } finally {
-            hive.query("SET hive.datampi.plan=mapreduce");
-        }
+        String error = hive.failure("INSERT OVERWRITE TABLE target SELECT id, amount FROM sales_text "
+                + "WHERE assert_true(id <> 1234) IS NULL").getMessage();
+        assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Map 1, task \\d+: "
+                + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, vertex, task and the UDF's "
+                + "error: " + error);
+        // A task of the reduce vertex, behind the shuffle.
+        String reduceError = hive.failure("INSERT OVERWRITE TABLE target SELECT id, total FROM (SELECT id, "
+                + "sum(amount) AS total FROM sales_text GROUP BY id) t WHERE assert_true(total < 0) IS NULL")
+                .getMessage();
+        assertTrue(reduceError.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Reducer 2, "
+                + "task \\d+: [^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "a reduce task's error: "
+                + reduceError);
         assertUnchangedAndHealthy();
     }
 
