@@ -140,17 +140,12 @@ final class OTaskScheduler implements TaskScheduler {
     }
 
     private void report() {
-        report(console, oTasksDone, oTasks, aTasksDone, aTasks);
+        report(console, new JobProgress(oTasksDone, oTasks, aTasksDone, aTasks, List.of()));
     }
 
-    /**
-     * The job's progress line, which the job runner reads: tasks handed out (O tasks) and tasks placed by the program
-     * (A tasks), done of all.
-     */
-    static void report(PrintStream console, int oTasksDone, int oTasks, int aTasksDone, int aTasks) {
-        int total = Math.max(1, oTasks + aTasks);
-        console.printf("datampi: O tasks %d/%d done, A tasks %d/%d done (%d%%)%n", oTasksDone, oTasks, aTasksDone,
-                aTasks, 100 * (oTasksDone + aTasksDone) / total);
+    /** The job's progress line, which the job runner reads ({@link JobProgress}). */
+    static void report(PrintStream console, JobProgress progress) {
+        console.println(progress.line());
         console.flush();
     }
 }

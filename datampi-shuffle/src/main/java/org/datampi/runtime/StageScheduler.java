@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,8 @@ import java.util.TreeMap;
 /**
  * Rank 0's scheduler of a staged job ({@link org.datampi.mpid.StageRuntime}): each handed-out stage places its tasks
  * as a common mode job places its O tasks (an {@link OTaskScheduler} of its own: host-local first, then the lowest task
- * left), and every finished task counts towards the job's progress line, handed-out stages as O tasks and the
- * others as A tasks.
+ * left), and every task started or finished updates the job's progress line ({@link JobProgress}): each stage's
+ * tasks, and handed-out stages as O tasks and the others as A tasks.
  */
 final class StageScheduler implements TaskScheduler {
     private static final PrintStream NOWHERE = new PrintStream(OutputStream.nullOutputStream());
@@ -26,6 +27,7 @@ final class StageScheduler implements TaskScheduler {
     private static final class Stage {
         final int tasks;
         final OTaskScheduler handedOut;
+        int granted;
         int done;
 
         Stage(int tasks, OTaskScheduler handedOut) {
@@ -65,7 +67,13 @@ final class StageScheduler implements TaskScheduler {
         if (finishedTasks > 0) {
             count(stage, finishedTasks);
         }
-        return handedOut(stage).grant(rank, 0);
+        int task = handedOut(stage).grant(rank, 0);
+        if (task >= 0) {
+            // A task started: the stage's running count changed.
+            stage(stage).granted++;
+            report();
+        }
+        return task;
     }
 
     @Override
@@ -101,11 +109,13 @@ final class StageScheduler implements TaskScheduler {
         return planned;
     }
 
+    /** The progress line: per stage, and handed-out stages as O tasks, the others as A tasks. */
     private void report() {
         int oTasks = 0;
         int oDone = 0;
         int aTasks = 0;
         int aDone = 0;
+        List<JobProgress.Stage> progress = new ArrayList<>();
         for (Stage stage : stages.values()) {
             if (stage.handedOut != null) {
                 oTasks += stage.tasks;
@@ -114,7 +124,9 @@ final class StageScheduler implements TaskScheduler {
                 aTasks += stage.tasks;
                 aDone += stage.done;
             }
+            // Rank 0 sees only its own stages' tasks start: the running count of a placed stage is unknown (0).
+            progress.add(new JobProgress.Stage(stage.done, Math.max(0, stage.granted - stage.done), stage.tasks));
         }
-        OTaskScheduler.report(console, oDone, oTasks, aDone, aTasks);
+        OTaskScheduler.report(console, new JobProgress(oDone, oTasks, aDone, aTasks, progress));
     }
 }

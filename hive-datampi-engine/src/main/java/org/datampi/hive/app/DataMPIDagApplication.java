@@ -131,15 +131,19 @@ public final class DataMPIDagApplication {
             throws StageTaskException {
         String name = vertex.name();
         String where = "vertex " + name + ", task " + task;
-        LOG.info("Hive query {}: {} of {}", vertex.template().getDAGName(), where, vertex.tasks().size());
+        LOG.info("Hive query {} ({}): {} of {}", job.dag().queryId(), vertex.template().getDAGName(), where,
+                vertex.tasks().size());
         long start = System.nanoTime();
         try {
             TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(name.replace(' ', '-') + "-"
                     + task).toString(), edges);
             save(counters, job, vertex, task, stages.host());
         } catch (Throwable e) {
-            // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task.
-            throw new StageTaskException(where, e);
+            // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task, and
+            // what its split reads (a corrupt file), as an O task's failure does.
+            String files = vertex.tasks().get(task).files();
+            throw new StageTaskException(where, e instanceof Error || files.isEmpty() ? e
+                    : new IOException("Failed on input split " + files + ": " + e.getMessage(), e));
         }
         LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
     }

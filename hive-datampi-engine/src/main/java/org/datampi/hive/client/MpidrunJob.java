@@ -12,16 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
+import org.datampi.runtime.JobProgress;
 import org.datampi.runtime.RankFailureLines;
 
 /** One stage running on a {@link RankPool}: its progress, the first error it reports, its milestones. */
 final class MpidrunJob {
-    private static final Pattern PROGRESS =
-            Pattern.compile("datampi: O tasks (\\d+)/(\\d+) done, A tasks (\\d+)/(\\d+) done");
-
     /** The failing rank's log tail: a line naming the log, then its last lines (JobAbort sends 8). */
     private static final int MAX_LOG_LINES = 9;
 
@@ -31,8 +26,7 @@ final class MpidrunJob {
     private final RankPool pool;
     private final CompletableFuture<State> exit = new CompletableFuture<>();
     private final long submitted = System.nanoTime();
-    private volatile float mapProgress;
-    private volatile float reduceProgress;
+    private volatile JobProgress progress = JobProgress.NONE;
     private volatile String firstError;
     /** The rank the first error came from, if a rank's; only the rank pool's reader thread uses it. */
     private OptionalInt failingRank = OptionalInt.empty();
@@ -55,15 +49,15 @@ final class MpidrunJob {
 
     /** A line the ranks printed while this job ran. */
     void observe(String line) {
-        Matcher progress = PROGRESS.matcher(line);
-        if (progress.find()) {
-            mapProgress = ratio(progress.group(1), progress.group(2));
-            reduceProgress = ratio(progress.group(3), progress.group(4));
-            long now = System.nanoTime();
-            ranksUp = ranksUp == 0 ? now : ranksUp;
-            if (mapProgress == 1) {
-                oPhaseDone = oPhaseDone == 0 ? now : oPhaseDone;
-                aPhaseDone = reduceProgress == 1 ? now : 0;
+        Optional<JobProgress> reported = JobProgress.parse(line);
+        if (reported.isPresent()) {
+            JobProgress now = reported.get();
+            progress = now;
+            long time = System.nanoTime();
+            ranksUp = ranksUp == 0 ? time : ranksUp;
+            if (now.oShare() == 1) {
+                oPhaseDone = oPhaseDone == 0 ? time : oPhaseDone;
+                aPhaseDone = now.aShare() == 1 ? time : 0;
             }
         } else if (firstError == null && (line.startsWith("datampi: ")
                 || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
@@ -76,8 +70,6 @@ final class MpidrunJob {
 
     void succeeded() {
         ended = System.nanoTime();
-        mapProgress = 1;
-        reduceProgress = 1;
         exit.complete(State.SUCCEEDED);
     }
 
@@ -98,22 +90,28 @@ final class MpidrunJob {
         exit.complete(State.FAILED);
     }
 
-    private static float ratio(String done, String total) {
-        int all = Integer.parseInt(total);
-        return all == 0 ? 1 : (float) Integer.parseInt(done) / all;
-    }
-
     /** Completes with the job's end state. */
     CompletableFuture<State> exit() {
         return exit;
     }
 
+    /** The share of O tasks done: 0 before the first report, 1 once the job succeeded. */
     float mapProgress() {
-        return mapProgress;
+        return hasSucceeded() ? 1 : progress == JobProgress.NONE ? 0 : progress.oShare();
     }
 
+    /** The share of A tasks done: 0 before the first report, 1 once the job succeeded. */
     float reduceProgress() {
-        return reduceProgress;
+        return hasSucceeded() ? 1 : progress == JobProgress.NONE ? 0 : progress.aShare();
+    }
+
+    private boolean hasSucceeded() {
+        return exit.getNow(State.RUNNING) == State.SUCCEEDED;
+    }
+
+    /** The last progress the ranks reported ({@link JobProgress#NONE} before the first). */
+    JobProgress progress() {
+        return progress;
     }
 
     /** The milestones reached so far. */

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import org.apache.hadoop.mapred.JobConf;
+import org.datampi.runtime.JobProgress;
 
 /**
  * A program run on the session's ranks outside Hadoop's job protocol: DAG mode's vertices, which Hive's TezTask runs
@@ -41,23 +42,26 @@ public final class RanksJob {
     }
 
     /**
-     * Waits for the job's end, telling PROGRESS the shares of O and A tasks done whenever they change; returns
-     * whether it succeeded. Every wait is a second at most, so that an interrupt (Ctrl-C) is seen.
+     * Waits for the job's end, telling PROGRESS what the ranks report whenever it changes ({@link JobProgress#NONE}
+     * first, the last report at the end); returns whether it succeeded. Every wait is a second at most, so that an
+     * interrupt (Ctrl-C) is seen.
      */
-    public boolean await(BiConsumer<Float, Float> progress) throws InterruptedException {
-        float reportedO = -1;
-        float reportedA = -1;
+    public boolean await(Consumer<JobProgress> progress) throws InterruptedException {
+        JobProgress reported = null;
         while (true) {
+            JobProgress now = process.progress();
+            if (!now.equals(reported)) {
+                progress.accept(now);
+                reported = now;
+            }
             try {
-                return process.exit().get(1, TimeUnit.SECONDS) == MpidrunJob.State.SUCCEEDED;
-            } catch (TimeoutException e) {
-                float o = process.mapProgress();
-                float a = process.reduceProgress();
-                if (o != reportedO || a != reportedA) {
-                    progress.accept(o, a);
-                    reportedO = o;
-                    reportedA = a;
+                boolean succeeded = process.exit().get(1, TimeUnit.SECONDS) == MpidrunJob.State.SUCCEEDED;
+                if (!process.progress().equals(reported)) {
+                    progress.accept(process.progress());
                 }
+                return succeeded;
+            } catch (TimeoutException e) {
+                // Report, then wait again.
             } catch (ExecutionException e) {
                 return false;
             }

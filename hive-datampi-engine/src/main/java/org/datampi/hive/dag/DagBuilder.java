@@ -180,7 +180,7 @@ public final class DagBuilder {
         for (VertexPlan vertex : order) {
             stages.add(vertex(dagId, dagName, plan, vertex, tasks, edges));
         }
-        return new DagJob(stages, edges, classPath);
+        return new DagJob(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_QUERY_ID), stages, edges, classPath);
     }
 
     /** Copies each jar into JAR_DIR; returns the copies' URIs. */
@@ -221,9 +221,9 @@ public final class DagBuilder {
 
     /**
      * The tasks of a vertex fed by edges only, as the mapreduce shape decides its A tasks (JobPlan,
-     * hive.datampi.parallelism; enhanced: as many as its inputs' largest vertex, one for a leaf): a count Hive estimated (256 MB per reducer, for a cluster with many more reducer
-     * slots than stages) is raised to one per rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces)
-     * is kept.
+     * hive.datampi.parallelism; enhanced: as many as its largest input vertex's, one for a leaf): a count Hive
+     * estimated (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per
+     * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept.
      */
     private static int taskCount(HiveConf conf, TezWork work, DAGPlan plan, VertexPlan vertex,
             Map<String, List<DagVertex.VertexTask>> tasks, int ranks) throws HiveException {

@@ -1,5 +1,7 @@
 package org.datampi.hive.dag;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,9 +19,10 @@ import java.util.Set;
  * {@link #GROUPED_INPUT}, {@link #UNORDERED_INPUT}). The client writes it once into the query's scratch directory; rank
  * 0 reads it and broadcasts it to the others.
  *
+ * @param queryId the Hive query the DAG runs (hive.query.id), which every rank's log names
  * @param classPath the URIs of the session's added jars (ADD JAR), copied beside the DAG, which the tasks load from
  */
-public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath) {
+public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath) {
     /** Every edge's output on the ranks: pairs sent to the partitions of the edge. */
     public static final String SHUFFLE_OUTPUT = "org.datampi.hive.app.MpiShuffleOutput";
     /** A sorted edge's input: a task's pairs in key order, in groups of equal keys. */
@@ -28,6 +31,7 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
     public static final String UNORDERED_INPUT = "org.datampi.hive.app.MpiUnorderedInput";
 
     public DagJob {
+        requireNonNull(queryId, "queryId is null");
         vertices = List.copyOf(vertices);
         edges = List.copyOf(edges);
         classPath = List.copyOf(classPath);
@@ -97,6 +101,7 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
 
     public void write(OutputStream stream) throws IOException {
         DataOutputStream out = new DataOutputStream(stream);
+        out.writeUTF(queryId);
         out.writeInt(vertices.size());
         for (DagVertex vertex : vertices) {
             vertex.write(out);
@@ -114,6 +119,7 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
 
     public static DagJob read(InputStream stream) throws IOException {
         DataInputStream in = new DataInputStream(stream);
+        String queryId = in.readUTF();
         int count = in.readInt();
         List<DagVertex> vertices = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -129,6 +135,6 @@ public record DagJob(List<DagVertex> vertices, List<DagEdge> edges, List<String>
         for (int i = 0; i < jarCount; i++) {
             classPath.add(in.readUTF());
         }
-        return new DagJob(vertices, edges, classPath);
+        return new DagJob(queryId, vertices, edges, classPath);
     }
 }

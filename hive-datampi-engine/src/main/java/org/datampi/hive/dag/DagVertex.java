@@ -7,9 +7,17 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.serializer.SerializationFactory;
+import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.split.TezGroupedSplit;
 import org.apache.tez.dag.records.TezTaskAttemptID;
 import org.apache.tez.dag.records.TezTaskID;
+import org.apache.tez.mapreduce.hadoop.MRInputHelpers;
+import org.apache.tez.mapreduce.protos.MRRuntimeProtos.MRSplitProto;
 import org.apache.tez.runtime.api.impl.TaskSpec;
 
 /**
@@ -41,6 +49,28 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         public VertexTask {
             requireNonNull(split, "split is null");
             hosts = List.copyOf(hosts);
+        }
+
+        /**
+         * What the split reads, for an error message: each file's path and byte range ({@code path:start+length}),
+         * Tez's grouped splits taken apart; empty without a split or when it cannot be read here.
+         */
+        public String files() {
+            if (split.length == 0) {
+                return "";
+            }
+            try {
+                InputSplit read = MRInputHelpers.createOldFormatSplitFromUserPayload(MRSplitProto.parseFrom(split),
+                        new SerializationFactory(new Configuration()));
+                List<InputSplit> parts = read instanceof TezGroupedSplit grouped ? grouped.getGroupedSplits()
+                        : List.of(read);
+                return parts.stream().map(part -> part instanceof FileSplit file
+                        ? file.getPath() + ":" + file.getStart() + "+" + file.getLength() : part.toString())
+                        .collect(Collectors.joining(", "));
+            } catch (IOException | RuntimeException e) {
+                // Only a message loses detail.
+                return "";
+            }
         }
     }
 

@@ -3,9 +3,9 @@ package org.datampi.hive.exec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.text.SimpleDateFormat;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -31,6 +31,7 @@ import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
+import org.datampi.runtime.JobProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,15 +91,11 @@ public final class DataMPIDagTask extends TezTask {
             if (cancelled) {
                 job.stopIfRunning();
             }
-            String splitReaders = vertexNames(dag, true);
-            String edgeReaders = vertexNames(dag, false);
             console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
                     .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
                     .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks");
-            success = job.await((o, a) -> console.printInfo(String.format(Locale.ROOT, "%s %s %s: %d%%%s",
-                    new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS").format(new Date()), getId(), splitReaders,
-                    Math.round(o * 100), edgeReaders.isEmpty() ? "" : ", " + edgeReaders + ": "
-                            + Math.round(a * 100) + "%")));
+            success = job.await(progress -> console.printInfo(new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS")
+                    .format(new Date()) + " " + getId() + " " + vertexProgress(dag, progress)));
             if (success) {
                 try {
                     Counters counters = TaskCounters.merge(conf, dagDir);
@@ -173,10 +170,19 @@ public final class DataMPIDagTask extends TezTask {
         }
     }
 
-    /** The names of the vertices that read splits, or of those fed by edges only, for the progress lines. */
-    private static String vertexNames(DagJob dag, boolean handedOut) {
-        return dag.vertices().stream().filter(vertex -> vertex.handedOut() == handedOut).map(DagVertex::name)
-                .collect(Collectors.joining(", "));
+    /**
+     * Each vertex's tasks done, running (where rank 0 hands them out) and in all, as Hive on Tez prints them without
+     * in-place updates ({@code Map 1: 3(+1)/4, Reducer 2: 0/2}); vertex i is the job's stage i.
+     */
+    static String vertexProgress(DagJob dag, JobProgress progress) {
+        List<DagVertex> vertices = dag.vertices();
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < vertices.size(); i++) {
+            JobProgress.Stage stage = i < progress.stages().size() ? progress.stages().get(i)
+                    : new JobProgress.Stage(0, 0, vertices.get(i).tasks().size());
+            parts.add(vertices.get(i).name() + ": " + stage);
+        }
+        return String.join(", ", parts);
     }
 
     private static TezCounters tezCounters(Counters counters) {

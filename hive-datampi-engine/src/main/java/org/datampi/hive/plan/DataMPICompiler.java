@@ -16,6 +16,7 @@ import org.apache.hadoop.hive.ql.parse.AbstractSemanticAnalyzerHook;
 import org.apache.hadoop.hive.ql.parse.HiveSemanticAnalyzerHookContext;
 import org.apache.hadoop.hive.ql.parse.SemanticException;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
+import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.session.SessionState;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
@@ -25,12 +26,12 @@ import org.datampi.hive.session.DataMPISettings;
 /**
  * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, with
  * {@code hive.datampi.plan=dag}, the query is made to compile with Hive's Tez compiler ({@link
- * DataMPIEngine#compileAsDag}); its TezTasks are then {@link DataMPIDagTask}s. Otherwise Hive's MapReduce compiler has
- * built
- * the task tree, with a {@link DataMPITask} for every MapReduce-shaped stage (see DataMPIEngine), including those
- * inside ConditionalTasks, behind map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a
- * {@link DataMPIWork}, which EXPLAIN shows with its O and A task counts; the counts themselves are decided when the
- * stage is submitted, once its input splits are known (JobPlan).
+ * DataMPIEngine#compileAsDag}); its TezTasks are then {@link DataMPIDagTask}s, whose TezWork becomes a {@link
+ * DataMPIDagWork} (EXPLAIN names it). Otherwise Hive's MapReduce compiler has built the task tree, with a {@link
+ * DataMPITask} for every MapReduce-shaped stage (see DataMPIEngine), including those inside ConditionalTasks, behind
+ * map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a {@link DataMPIWork}, which
+ * EXPLAIN shows with its O and A task counts; the counts themselves are decided when the stage is submitted, once its
+ * input splits are known (JobPlan).
  */
 public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     @Override
@@ -59,6 +60,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             return;
         }
         String parallelism = conf.get(DataMPISettings.PARALLELISM, "default");
+        HiveConf query = context.getConf() instanceof HiveConf own ? own : conf;
         Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Task<?>> pending = new ArrayDeque<>(rootTasks);
         while (!pending.isEmpty()) {
@@ -68,6 +70,10 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             }
             if (task instanceof DataMPITask stage && stage.getWork().getClass() == MapredWork.class) {
                 stage.setWork(DataMPIWork.of(stage.getWork(), parallelism));
+            }
+            if (task instanceof DataMPIDagTask dag && dag.getWork().getClass() == TezWork.class) {
+                // (On a session on datampi, a DataMPIDagTask comes only from a query compiled as a DAG.)
+                dag.setWork(DataMPIDagWork.of(dag.getWork(), query));
             }
             if (task instanceof ConditionalTask conditional && conditional.getListTasks() != null) {
                 pending.addAll(conditional.getListTasks());

@@ -12,6 +12,10 @@ import java.util.Collections;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapred.TextInputFormat;
+import org.apache.hadoop.mapred.split.TezGroupedSplit;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.tez.dag.api.InputDescriptor;
 import org.apache.tez.dag.api.OutputDescriptor;
@@ -20,6 +24,7 @@ import org.apache.tez.dag.records.TezDAGID;
 import org.apache.tez.dag.records.TezTaskAttemptID;
 import org.apache.tez.dag.records.TezTaskID;
 import org.apache.tez.dag.records.TezVertexID;
+import org.apache.tez.mapreduce.hadoop.MRInputHelpers;
 import org.apache.tez.runtime.api.impl.InputSpec;
 import org.apache.tez.runtime.api.impl.OutputSpec;
 import org.apache.tez.runtime.api.impl.TaskSpec;
@@ -49,7 +54,8 @@ class DagJobTest {
     void aVertexComesAfterEveryVertexItReadsAndItsEdgesSurviveTheTrip() throws Exception {
         DagEdge sorted = new DagEdge("Map 1", "Map 1", "Reducer 2", DagEdge.Routing.SORTED, 0, 3);
         DagEdge broadcast = new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 3, 2);
-        DagJob job = new DagJob(List.of(vertex("Map 3", 2, "nation", 1), vertex("Map 1", 0, "lineitem", 4),
+        DagJob job = new DagJob("hive_query_1", List.of(vertex("Map 3", 2, "nation", 1),
+                vertex("Map 1", 0, "lineitem", 4),
                 vertex("Reducer 2", 1, "", 3)), List.of(sorted, broadcast), List.of("hdfs://nn/dag/jars/0-udf.jar"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         job.write(bytes);
@@ -72,15 +78,15 @@ class DagJobTest {
         // A union's members send to one input of their destination, on the same partitions.
         DagEdge first = new DagEdge("Map 1", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
         DagEdge second = new DagEdge("Map 4", "Union 2", "Reducer 3", DagEdge.Routing.SORTED, 0, 2);
-        DagJob union = new DagJob(List.of(vertex("Map 1", 0, "a", 1), vertex("Map 4", 2, "b", 1),
+        DagJob union = new DagJob("hive_query_1", List.of(vertex("Map 1", 0, "a", 1), vertex("Map 4", 2, "b", 1),
                 vertex("Reducer 3", 1, "", 2)), List.of(first, second), List.of());
         assertEquals(first, union.edgeInto("Reducer 3", "Union 2"));
         assertEquals(second, union.edge("Map 4", "Reducer 3"));
         assertEquals(List.of(first, second), union.inputsOf("Reducer 3"));
 
         IllegalArgumentException misordered = assertThrows(IllegalArgumentException.class, () -> new DagJob(
-                List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)), List.of(sorted),
-                List.of()));
+                "hive_query_1", List.of(vertex("Reducer 2", 1, "", 3), vertex("Map 1", 0, "lineitem", 4)),
+                List.of(sorted), List.of()));
         assertTrue(misordered.getMessage().contains("Reducer 2 reads from Map 1, which does not come before it"),
                 misordered.getMessage());
     }
@@ -93,13 +99,14 @@ class DagJobTest {
                 new ArrayList<>(List.of(new InputSpec("sales", InputDescriptor.create("Input"), 1))),
                 new ArrayList<>(List.of(new OutputSpec("Reducer 2", OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT),
                         3))), null, new Configuration(false));
-        DagJob job = new DagJob(List.of(new DagVertex(template, "sales", List.of(
+        DagJob job = new DagJob("hive_query_1", List.of(new DagVertex(template, "sales", List.of(
                 new DagVertex.VertexTask(new byte[] {1, 2}, List.of("dmp1")),
                 new DagVertex.VertexTask(new byte[] {3}, List.of())))), List.of(), List.of());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         job.write(bytes);
         DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
 
+        assertEquals("hive_query_1", read.queryId());
         DagVertex map = read.vertices().get(0);
         assertEquals("sales", map.rootInput());
         assertEquals(List.of("dmp1"), map.tasks().get(0).hosts());
@@ -113,5 +120,17 @@ class DagJobTest {
         first.getOutputs().clear();
         assertEquals("Input", second.getInputs().get(0).getInputDescriptor().getClassName());
         assertEquals(3, second.getOutputs().get(0).getPhysicalEdgeCount());
+    }
+
+    /** A task's failure names the files its split reads: Tez's grouped split is taken apart. */
+    @Test
+    void aTaskSplitNamesTheFilesItReads() throws Exception {
+        TezGroupedSplit grouped = new TezGroupedSplit(2, TextInputFormat.class.getName(), new String[] {"dmp1"});
+        grouped.addSplit(new FileSplit(new Path("file:/warehouse/sales/000000_0"), 0, 100, new String[0]));
+        grouped.addSplit(new FileSplit(new Path("file:/warehouse/sales/000001_0"), 50, 25, new String[0]));
+        byte[] split = MRInputHelpers.createSplitProto(grouped).toByteArray();
+        assertEquals("file:/warehouse/sales/000000_0:0+100, file:/warehouse/sales/000001_0:50+25",
+                new DagVertex.VertexTask(split, List.of()).files());
+        assertEquals("", new DagVertex.VertexTask(new byte[0], List.of()).files(), "a task without a split");
     }
 }
