@@ -55,9 +55,12 @@ public final class DataMPIEngine {
      * answer of Hive's own: its native vectorized anti join (VectorMapJoinAntiJoin*Operator, Tez plans only) takes a
      * batch whose key column repeats NULL as a match, so NOT EXISTS loses the rows whose key is NULL (found by
      * QueryCorpusIT against Hive on MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer
-     * join with a null filter, as before Hive 4.
+     * join with a null filter, as before Hive 4. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
+     * Tez's user-level form (hive.explain.user) renders only stages named "Tez", and a DAG stage is "DataMPI DAG"
+     * (DataMPIDagWork).
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
+            "hive.explain.user", "false",
             "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
             "hive.tez.auto.reducer.parallelism", "false",
