@@ -55,7 +55,9 @@ import org.apache.tez.dag.records.TezDAGID;
 import org.apache.tez.dag.records.TezTaskAttemptID;
 import org.apache.tez.dag.records.TezTaskID;
 import org.apache.tez.dag.records.TezVertexID;
+import org.apache.tez.mapreduce.common.MRInputAMSplitGenerator;
 import org.apache.tez.runtime.api.Event;
+import org.apache.tez.runtime.api.InputInitializer;
 import org.apache.tez.runtime.api.events.InputConfigureVertexTasksEvent;
 import org.apache.tez.runtime.api.events.InputDataInformationEvent;
 import org.apache.tez.runtime.api.impl.InputSpec;
@@ -414,16 +416,23 @@ public final class DagBuilder {
         InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
         InputInitializerDescriptor initializer =
                 DagTypeConverters.convertInputInitializerDescriptorFromDAGPlan(root.getControllerDescriptor());
-        if (!initializer.getClassName().equals(HiveSplitGenerator.class.getName())) {
-            throw new HiveException("datampi's DAG mode takes splits from HiveSplitGenerator, not "
-                    + initializer.getClassName());
-        }
         SplitGeneratorContext splitContext = new SplitGeneratorContext(application, dagName,
                 TezUtils.createConfFromUserPayload(processor.getUserPayload()), root.getName(),
                 input.getUserPayload(), initializer.getUserPayload(), vertexId.getId(), ranks, taskMemoryMb);
+        // Hive's own generator for HiveInputFormat (it groups splits); Tez's plain one for any other input format
+        // (DagUtils.createVertex), such as the one-row input of a query without a table.
+        InputInitializer generator;
+        if (initializer.getClassName().equals(HiveSplitGenerator.class.getName())) {
+            generator = new HiveSplitGenerator(splitContext);
+        } else if (initializer.getClassName().equals(MRInputAMSplitGenerator.class.getName())) {
+            generator = new MRInputAMSplitGenerator(splitContext);
+        } else {
+            throw new HiveException("datampi's DAG mode takes splits from HiveSplitGenerator or "
+                    + "MRInputAMSplitGenerator, not " + initializer.getClassName() + " (" + vertex.getName() + ")");
+        }
         List<byte[]> splits = new ArrayList<>();
         List<List<String>> hosts = List.of();
-        for (Event event : new HiveSplitGenerator(splitContext).initialize()) {
+        for (Event event : generator.initialize()) {
             if (event instanceof InputConfigureVertexTasksEvent configure) {
                 hosts = hostsOf(configure.getLocationHint(), configure.getNumTasks());
             } else if (event instanceof InputDataInformationEvent split) {
@@ -431,6 +440,11 @@ public final class DagBuilder {
                     throw new HiveException("The splits of " + vertex.getName() + " were written to "
                             + split.getSerializedPath() + " (hive.tez.input.fs.serialization.threshold), which "
                             + "datampi's DAG mode does not read yet");
+                }
+                if (split.getUserPayload() == null) {
+                    throw new HiveException("The splits of " + vertex.getName() + " came as objects, not "
+                            + "serialized (mapreduce.tez.input.initializer.serialize.event.payload=false), which "
+                            + "datampi's DAG mode does not take");
                 }
                 ByteBuffer payload = split.getUserPayload().duplicate();
                 byte[] bytes = new byte[payload.remaining()];

@@ -263,6 +263,20 @@ class EngineSelectionIT {
     }
 
     /**
+     * A query without a table (the quickstart's generated rows) reads Hive's one-row input, whose splits Tez's own
+     * split generator makes (not Hive's): in the DAG shape too, with the rows of Hive on MR.
+     */
+    @Test
+    void aQueryWithoutATableRunsInTheDagShape() {
+        String generated = "SELECT pos % 7, count(*), sum(pos) FROM (SELECT posexplode(split(space(999), ' ')) AS "
+                + "(pos, unused)) t GROUP BY pos % 7";
+        hive.setEngine("mr");
+        List<String> mr = sortedRows(generated, "job_local");
+        hive.setEngine("datampi");
+        assertEquals(mr, sortedRows(generated, ": Map 1 (1 tasks), Reducer 2 ("));
+    }
+
+    /**
      * The DAG shape counts a reduce vertex's tasks as the mapreduce shape its A tasks: Hive's estimate raised to one
      * per rank by default; with enhanced parallelism as many as the map vertex's tasks, and one for the last vertex.
      */
