@@ -21,6 +21,11 @@ record RankLog(Path path) {
     static final String LOG_DIR_PROPERTY = "datampi.log.dir";
     /** How much of the log's end is read for its last lines: a failure report, not the whole log. */
     private static final int TAIL_BYTES = 16_384;
+    /**
+     * A line of the tail is cut after this many characters: one log line may be huge (Hive's error for a vectorized
+     * batch names its rows), and the tail goes into the query's error message.
+     */
+    static final int MAX_LINE_CHARS = 1_000;
 
     RankLog {
         requireNonNull(path, "path is null");
@@ -37,7 +42,10 @@ record RankLog(Path path) {
         return Files.isReadable(path) ? Optional.of(new RankLog(path)) : Optional.empty();
     }
 
-    /** The log's last LINES whole lines (fewer when it is short); none when it cannot be read. */
+    /**
+     * The log's last LINES lines (fewer when it is short), each cut to {@link #MAX_LINE_CHARS}; a line cut by the
+     * window's start only when it is all the window holds; none when the log cannot be read.
+     */
     List<String> tail(int lines) {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = channel.size();
@@ -48,9 +56,11 @@ record RankLog(Path path) {
             }
             List<String> all = Arrays.asList(new String(end.array(), 0, end.position(), StandardCharsets.UTF_8)
                     .split("\n"));
-            // A line cut by the window's start is not shown.
-            List<String> whole = from > 0 && !all.isEmpty() ? all.subList(1, all.size()) : all;
-            return List.copyOf(whole.subList(Math.max(0, whole.size() - lines), whole.size()));
+            // A line cut by the window's start is not shown, unless it is all there is: the end of a huge line.
+            List<String> whole = from > 0 && all.size() > 1 ? all.subList(1, all.size()) : all;
+            return whole.subList(Math.max(0, whole.size() - lines), whole.size()).stream()
+                    .map(line -> line.length() <= MAX_LINE_CHARS ? line : line.substring(0, MAX_LINE_CHARS) + " ...")
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }

@@ -36,6 +36,18 @@ class RankLogTest {
     }
 
     @Test
+    void aHugeLineIsShownCut() throws IOException {
+        Path file = dir.resolve("huge.log");
+        Files.writeString(file, "before\n" + "x".repeat(40_000) + "\n" + "y".repeat(5_000) + "\nlast\n");
+        List<String> tail = new RankLog(file).tail(3);
+        assertEquals(List.of("y".repeat(RankLog.MAX_LINE_CHARS) + " ...", "last"), tail,
+                "the window holds the huge line's end, cut; whole lines after it, long ones cut");
+        Files.writeString(file, "before\n" + "z".repeat(40_000) + "\n");
+        assertEquals(List.of("z".repeat(RankLog.MAX_LINE_CHARS) + " ..."), new RankLog(file).tail(3),
+                "a window within one line shows that line's end");
+    }
+
+    @Test
     void aMissingLogHasNoTail() {
         assertEquals(List.of(), new RankLog(dir.resolve("gone.log")).tail(5));
     }

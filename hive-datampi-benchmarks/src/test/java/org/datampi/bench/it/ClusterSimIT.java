@@ -202,9 +202,10 @@ class ClusterSimIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mapreduce", "dag"})
     void oTasksGoToTheHostsThatHoldTheirBlocks(String shape) throws Exception {
-        Result written = cluster.hive("locality-table-" + shape, "SET dfs.replication=1; SET mapreduce.job.reduces="
-                + RANKS + "; DROP TABLE IF EXISTS spread; CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits "
-                + "DISTRIBUTE BY id;");
+        // Written in the scan's shape: each reduce task writes one file from its rank's host.
+        Result written = cluster.hive("locality-table-" + shape, "SET hive.datampi.plan=" + shape + "; SET "
+                + "dfs.replication=1; SET mapreduce.job.reduces=" + RANKS + "; DROP TABLE IF EXISTS spread; CREATE TABLE "
+                + "spread STORED AS ORC AS SELECT * FROM visits DISTRIBUTE BY id;");
         assertEquals(0, written.exit(), written.output());
         String scan = "SET hive.datampi.plan=" + shape + "; SET hive.input.format=org.apache.hadoop.hive.ql.io."
                 + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "

@@ -25,7 +25,7 @@ import jline.console.history.FileHistory;
 public final class HiveDatampiCli {
     static final String STATE_VARIABLE = "HIVE_DATAMPI_STATE";
     /** Read by conf/hive-datampi-log4j2.properties; set before Hive logs anything. */
-    private static final String LOG_DIR_PROPERTY = "hive.datampi.log.dir";
+    static final String LOG_DIR_PROPERTY = "hive.datampi.log.dir";
     private static final String USAGE = """
             Usage: hive-datampi [options]
               -e "SQL"                 run the statements and exit
@@ -158,14 +158,7 @@ public final class HiveDatampiCli {
                     case "-f" -> options.file = value(args, ++i, arg);
                     case "--database" -> options.database = value(args, ++i, arg);
                     case "--warehouse" -> options.warehouse = value(args, ++i, arg);
-                    case "--hiveconf" -> {
-                        String setting = value(args, ++i, arg);
-                        int equals = setting.indexOf('=');
-                        if (equals <= 0) {
-                            throw new IllegalArgumentException("--hiveconf needs KEY=VALUE, got '" + setting + "'");
-                        }
-                        options.settings.put(setting.substring(0, equals).trim(), setting.substring(equals + 1));
-                    }
+                    case "--hiveconf" -> hiveconf(value(args, ++i, arg), options.settings);
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
                 }
             }
@@ -175,14 +168,29 @@ public final class HiveDatampiCli {
             return options;
         }
 
-        private static String value(String[] args, int index, String option) {
+        /** The value after OPTION, which is the INDEX-th argument. */
+        static String value(String[] args, int index, String option) {
             if (index >= args.length) {
                 throw new IllegalArgumentException(option + " needs a value");
             }
             return args[index];
         }
 
+        /** --hiveconf KEY=VALUE, into SETTINGS. */
+        static void hiveconf(String setting, Map<String, String> settings) {
+            int equals = setting.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("--hiveconf needs KEY=VALUE, got '" + setting + "'");
+            }
+            settings.put(setting.substring(0, equals).trim(), setting.substring(equals + 1));
+        }
+
         Path stateDir() {
+            return stateDir(warehouse);
+        }
+
+        /** --warehouse DIR when given (null: not), else $HIVE_DATAMPI_STATE, else $DATAMPI_HOME/state. */
+        static Path stateDir(String warehouse) {
             if (warehouse != null) {
                 return Path.of(warehouse);
             }

@@ -18,10 +18,17 @@ public final class EmbeddedHive {
 
     /** A HiveConf for the state directory, with the user's settings applied last. */
     public static HiveConf configuration(Path stateDir, Map<String, String> userSettings) {
-        requireNonNull(stateDir, "stateDir is null");
         HiveConf conf = new HiveConf(EmbeddedHive.class);
+        settings(stateDir).forEach(conf::set);
+        userSettings.forEach(conf::set);
+        return conf;
+    }
+
+    /** The embedded default's settings for the state directory. */
+    public static Map<String, String> settings(Path stateDir) {
+        requireNonNull(stateDir, "stateDir is null");
         Path state = stateDir.toAbsolutePath();
-        Map<String, String> embedded = Map.ofEntries(
+        return Map.ofEntries(
                 Map.entry("javax.jdo.option.ConnectionURL",
                         "jdbc:derby:;databaseName=" + state.resolve("metastore_db") + ";create=true"),
                 Map.entry("datanucleus.schema.autoCreateAll", "true"),
@@ -51,8 +58,5 @@ public final class EmbeddedHive {
                 Map.entry("mapreduce.job.counters.max", "1000"),
                 Map.entry("hive.execution.engine", DataMPIEngine.NAME),
                 Map.entry("hive.semantic.analyzer.hook", DataMPICompiler.class.getName()));
-        embedded.forEach(conf::set);
-        userSettings.forEach(conf::set);
-        return conf;
     }
 }

@@ -1,0 +1,276 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hive.jdbc.HiveStatement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * bin/hiveserver2-datampi (Hive's HiveServer2 on the embedded default) with clients in other JVMs, as Hive users
+ * connect: this test through the hive-jdbc 4.1.0 driver, and bin/beeline. A session chooses datampi with SET; the
+ * answers equal Hive on MR's through the same server, also for two sessions at once; the query's log, which
+ * HiveServer2 sends the client, shows that datampi ran it; a failing query's error reaches the client naming rank and
+ * cause; a cancelled query's ranks stop.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HiveServer2IT {
+    private static final long START_SECONDS = 180;
+    private static final String GROUP_BY = "SELECT category, count(*), sum(amount), min(id) FROM sales GROUP BY "
+            + "category";
+    private static final String JOIN = "SELECT s.category, count(*), max(c.label) FROM sales s JOIN categories c ON "
+            + "s.category = c.category WHERE s.id % 3 = 1 GROUP BY s.category";
+
+    private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-hiveserver2");
+    private Process server;
+    private Path serverOutput;
+    private String url;
+
+    @BeforeAll
+    void start() throws Exception {
+        FileUtil.fullyDelete(root.toFile());
+        Files.createDirectories(root);
+        int port = freePort();
+        url = "jdbc:hive2://localhost:" + port + "/default";
+        serverOutput = root.resolve("hiveserver2.out");
+        server = new ProcessBuilder(HiveSession.HOME.resolve("bin/hiveserver2-datampi").toString(), "--port",
+                String.valueOf(port), "--warehouse", root.resolve("state").toString(), "--hiveconf",
+                "hive.datampi.heap=768m", "--hiveconf", "hive.fetch.task.conversion=none")
+                .redirectErrorStream(true).redirectOutput(serverOutput.toFile()).start();
+        awaitListening(port);
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=mr");
+            statement.execute("CREATE TABLE sales STORED AS ORC AS SELECT pos AS id, concat('c', pos % 7) AS "
+                    + "category, CAST(pos % 100 AS DECIMAL(10,2)) AS amount FROM (SELECT posexplode(split(space("
+                    + "4999), ' ')) AS (pos, unused)) t");
+            statement.execute("CREATE TABLE categories (category STRING, label STRING)");
+            statement.execute("INSERT INTO categories VALUES ('c0', 'zero'), ('c1', 'one'), ('c3', 'three')");
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server == null) {
+            return;
+        }
+        server.destroy();
+        if (!server.waitFor(60, TimeUnit.SECONDS)) {
+            server.destroyForcibly();
+            fail("hiveserver2-datampi did not stop within 60 s of SIGTERM:\n" + output());
+        }
+    }
+
+    @Test
+    void aJdbcSessionOnDatampiGetsTheAnswersOfMr() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=mr");
+            List<String> groupedOnMr = rows(statement, GROUP_BY);
+            List<String> joinedOnMr = rows(statement, JOIN);
+            assertFalse(groupedOnMr.isEmpty() || joinedOnMr.isEmpty(), "MR returns rows");
+
+            statement.execute("SET hive.execution.engine=datampi");
+            assertEquals(groupedOnMr, rows(statement, GROUP_BY));
+            assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog()).contains("job_datampi"),
+                    "the query's log, sent to the client, shows the datampi stage");
+            assertEquals(joinedOnMr, rows(statement, JOIN));
+            statement.execute("CREATE TABLE grouped STORED AS ORC AS " + GROUP_BY);
+            statement.execute("INSERT INTO grouped " + GROUP_BY);
+            statement.execute("SET hive.execution.engine=mr");
+            List<String> twice = new ArrayList<>(groupedOnMr);
+            twice.addAll(groupedOnMr);
+            assertEquals(twice.stream().sorted().toList(), rows(statement, "SELECT * FROM grouped"),
+                    "the CTAS and the INSERT that datampi wrote, read by MR");
+        }
+    }
+
+    @Test
+    void aFailingQuerysErrorReachesTheClientWithRankAndCause() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=datampi");
+            SQLException error = assertThrows(SQLException.class, () -> statement.executeQuery(
+                    "SELECT id, assert_true(id < 4000) FROM sales"));
+            assertTrue(error.getMessage().matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Map 1, "
+                    + "task \\d+: .*ASSERT_TRUE\\(\\): assertion failed.*"), error.getMessage());
+            assertEquals(List.of("5000"), rows(statement, "SELECT count(*) FROM sales"), "the session goes on");
+        }
+    }
+
+    /** Two JDBC sessions at once, each on datampi: both get MR's answers. */
+    @Test
+    void twoConcurrentSessionsGetTheAnswersOfMr() throws Exception {
+        List<String> expected;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=mr");
+            expected = rows(statement, JOIN);
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<List<String>>> answers = new ArrayList<>();
+            for (int session = 0; session < 2; session++) {
+                answers.add(clients.submit(() -> {
+                    try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                        statement.execute("SET hive.execution.engine=datampi");
+                        return rows(statement, JOIN);
+                    }
+                }));
+            }
+            for (Future<List<String>> answer : answers) {
+                assertEquals(expected, answer.get(5, TimeUnit.MINUTES));
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /** Statement.cancel() of a running query stops its ranks at once; the session goes on. */
+    @Test
+    void cancellingARunningQueryStopsItsRanks() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=datampi");
+            ExecutorService client = Executors.newSingleThreadExecutor();
+            try {
+                // About 50 s: each row sleeps 10 ms (an argument from a column: a constant one would sleep once per
+                // batch of rows).
+                Future<List<String>> slow = client.submit(() -> rows(statement, "SELECT count(*) FROM sales WHERE "
+                        + "reflect('java.lang.Thread', 'sleep', cast(10 + id % 2 as bigint)) IS NOT NULL"));
+                List<ProcessHandle> ranks = awaitRanks();
+                TimeUnit.SECONDS.sleep(3);
+                long cancelled = System.nanoTime();
+                statement.cancel();
+                // Hive's driver reports a query whose operation the cancel closed as complete, without rows (or
+                // fails it, by its state when the client polls): either way no answer.
+                try {
+                    List<String> answer = slow.get(30, TimeUnit.SECONDS);
+                    assertEquals(List.of(), answer, "the cancelled query gives no answer");
+                } catch (ExecutionException e) {
+                    assertTrue(e.getCause() instanceof SQLException, String.valueOf(e.getCause()));
+                }
+                for (ProcessHandle rank : ranks) {
+                    rank.onExit().get(10, TimeUnit.SECONDS);
+                }
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - cancelled);
+                assertTrue(seconds < 15, "the ranks ended " + seconds + " s after the cancel");
+            } finally {
+                client.shutdownNow();
+            }
+            assertEquals(List.of("5000"), rows(statement, "SELECT count(*) FROM sales"), "the session goes on");
+        }
+    }
+
+    /** The server's rank processes: warm ranks of earlier stages, or the ones a stage starts. */
+    private List<ProcessHandle> awaitRanks() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            List<ProcessHandle> ranks = server.descendants().filter(p -> p.info().commandLine().orElse("")
+                    .contains("org.datampi.runtime.CommonProcess")).toList();
+            if (!ranks.isEmpty()) {
+                return ranks;
+            }
+            Thread.sleep(200);
+        }
+        fail("no rank started within 60 s:\n" + output());
+        return List.of();
+    }
+
+    /** Beeline with its usual options, in its own JVM. */
+    @Test
+    void beelineRunsQueriesOnDatampi() throws Exception {
+        List<String> groupedOnMr;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=mr");
+            groupedOnMr = rows(statement, GROUP_BY);
+        }
+        Path output = root.resolve("beeline.out");
+        Process beeline = new ProcessBuilder(HiveSession.HOME.resolve("bin/beeline").toString(), "-u", url, "-n",
+                System.getProperty("user.name"), "--outputformat=tsv2", "--showHeader=false", "-e",
+                "SET hive.execution.engine=datampi; " + GROUP_BY + ";")
+                .redirectError(root.resolve("beeline.err").toFile()).redirectOutput(output.toFile()).start();
+        if (!beeline.waitFor(3, TimeUnit.MINUTES)) {
+            beeline.destroyForcibly();
+            fail("beeline did not end within 3 minutes");
+        }
+        String err = Files.readString(root.resolve("beeline.err"), StandardCharsets.UTF_8);
+        assertEquals(0, beeline.exitValue(), err);
+        List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8).stream()
+                .filter(line -> line.contains("\t")).sorted().toList();
+        assertEquals(groupedOnMr, lines, "beeline's rows:\n" + err);
+        assertTrue(err.contains("job_datampi"), "beeline shows the query's log, with the datampi stage:\n" + err);
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, System.getProperty("user.name"), "");
+    }
+
+    private static List<String> rows(Statement statement, String query) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(query)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> values = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    values.add(String.valueOf(result.getString(i)));
+                }
+                rows.add(String.join("\t", values));
+            }
+        }
+        return rows.stream().sorted().toList();
+    }
+
+    private void awaitListening(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                fail("hiveserver2-datampi exited with " + server.exitValue() + ":\n" + output());
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("localhost", port), 1000);
+                return;
+            } catch (IOException e) {
+                Thread.sleep(500);
+            }
+        }
+        server.destroyForcibly();
+        fail("hiveserver2-datampi did not listen on " + port + " within " + START_SECONDS + " s:\n" + output());
+    }
+
+    private String output() {
+        try {
+            return Files.readString(serverOutput, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + serverOutput + ": " + e + ")";
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
