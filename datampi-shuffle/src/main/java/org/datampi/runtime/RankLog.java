@@ -3,12 +3,10 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -47,15 +45,15 @@ record RankLog(Path path) {
      * window's start only when it is all the window holds; none when the log cannot be read.
      */
     List<String> tail(int lines) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = channel.size();
+        // java.io, not a FileChannel: a failing task may leave this thread interrupted (Tez's runtime does), and an
+        // interrupted thread's channel closes at its first read, which lost the tail of every DAG task's failure.
+        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r")) {
+            long size = file.length();
             long from = Math.max(0, size - TAIL_BYTES);
-            ByteBuffer end = ByteBuffer.allocate((int) (size - from));
-            while (end.hasRemaining() && channel.read(end, from + end.position()) >= 0) {
-                // Reads to the end as it was when opened.
-            }
-            List<String> all = Arrays.asList(new String(end.array(), 0, end.position(), StandardCharsets.UTF_8)
-                    .split("\n"));
+            byte[] end = new byte[(int) (size - from)];
+            file.seek(from);
+            file.readFully(end);
+            List<String> all = Arrays.asList(new String(end, StandardCharsets.UTF_8).split("\n"));
             // A line cut by the window's start is not shown, unless it is all there is: the end of a huge line.
             List<String> whole = from > 0 && all.size() > 1 ? all.subList(1, all.size()) : all;
             return whole.subList(Math.max(0, whole.size() - lines), whole.size()).stream()

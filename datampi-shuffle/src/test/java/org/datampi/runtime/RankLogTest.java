@@ -47,6 +47,19 @@ class RankLogTest {
                 "a window within one line shows that line's end");
     }
 
+    /** Regression: a DAG task's failure leaves the thread interrupted, and the tail was lost. */
+    @Test
+    void anInterruptedThreadStillReadsTheTail() throws IOException {
+        Path file = dir.resolve("rank-1.log");
+        Files.write(file, List.of("one", "two"), StandardCharsets.UTF_8);
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(List.of("one", "two"), new RankLog(file).tail(5));
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     @Test
     void aMissingLogHasNoTail() {
         assertEquals(List.of(), new RankLog(dir.resolve("gone.log")).tail(5));

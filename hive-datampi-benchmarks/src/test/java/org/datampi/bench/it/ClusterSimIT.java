@@ -157,7 +157,8 @@ class ClusterSimIT {
     @Test
     void mapJoinHashTablesAreReadOnceAndBroadcastToEveryRank() throws Exception {
         List<String> auditBefore = cluster.hdfsAudit();
-        String query = "SET hive.datampi.plan=mapreduce; SET hive.auto.convert.join=true; SELECT p.site, count(*), sum(v.duration) FROM visits v "
+        String query = "SET hive.datampi.plan=mapreduce; SET hive.auto.convert.join=true; SELECT p.site, count(*), "
+                + "sum(v.duration) FROM visits v "
                 + "JOIN pages p ON v.page = p.page GROUP BY p.site;";
         Result datampi = assertSameOutputAsMr("map-join", query);
         assertTrue(datampi.output().contains("Dump the side-table"), "Hive built a map join's hash table:\n"
@@ -204,8 +205,8 @@ class ClusterSimIT {
     void oTasksGoToTheHostsThatHoldTheirBlocks(String shape) throws Exception {
         // Written in the scan's shape: each reduce task writes one file from its rank's host.
         Result written = cluster.hive("locality-table-" + shape, "SET hive.datampi.plan=" + shape + "; SET "
-                + "dfs.replication=1; SET mapreduce.job.reduces=" + RANKS + "; DROP TABLE IF EXISTS spread; CREATE TABLE "
-                + "spread STORED AS ORC AS SELECT * FROM visits DISTRIBUTE BY id;");
+                + "dfs.replication=1; SET mapreduce.job.reduces=" + RANKS + "; DROP TABLE IF EXISTS spread; "
+                + "CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits DISTRIBUTE BY id;");
         assertEquals(0, written.exit(), written.output());
         String scan = "SET hive.datampi.plan=" + shape + "; SET hive.input.format=org.apache.hadoop.hive.ql.io."
                 + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "

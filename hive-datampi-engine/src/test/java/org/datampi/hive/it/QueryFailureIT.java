@@ -78,6 +78,9 @@ class QueryFailureIT {
         assertTrue(error.matches("(?s).*datampi: job failed on rank \\d+ \\(\\S+\\), vertex Map 1, task \\d+: "
                 + "[^\n]*ASSERT_TRUE\\(\\): assertion failed[^\n]*\n.*"), "rank, host, vertex, task and the UDF's "
                 + "error: " + error);
+        // Regression: Tez's runtime leaves a failed task's thread interrupted, and the log tail was lost.
+        assertTrue(error.matches("(?s).*\\S+:\\S+/rank-\\d+\\.log, last lines:\n\\| .*"),
+                "the failing rank's log (host and path) and its last lines follow the cause: " + error);
         // A task of the reduce vertex, behind the shuffle.
         String reduceError = hive.failure("INSERT OVERWRITE TABLE target SELECT id, total FROM (SELECT id, "
                 + "sum(amount) AS total FROM sales_text GROUP BY id) t WHERE assert_true(total < 0) IS NULL")
