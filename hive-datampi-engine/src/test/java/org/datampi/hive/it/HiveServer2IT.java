@@ -125,11 +125,7 @@ class HiveServer2IT {
     /** Two JDBC sessions at once, each on datampi: both get MR's answers. */
     @Test
     void twoConcurrentSessionsGetTheAnswersOfMr() throws Exception {
-        List<String> expected;
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("SET hive.execution.engine=mr");
-            expected = rows(statement, JOIN);
-        }
+        List<String> expected = rowsOnMr(JOIN);
         ExecutorService clients = Executors.newFixedThreadPool(2);
         try {
             List<Future<List<String>>> answers = new ArrayList<>();
@@ -202,11 +198,7 @@ class HiveServer2IT {
     /** Beeline with its usual options, in its own JVM. */
     @Test
     void beelineRunsQueriesOnDatampi() throws Exception {
-        List<String> groupedOnMr;
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("SET hive.execution.engine=mr");
-            groupedOnMr = rows(statement, GROUP_BY);
-        }
+        List<String> groupedOnMr = rowsOnMr(GROUP_BY);
         Path output = root.resolve("beeline.out");
         Process beeline = new ProcessBuilder(HiveSession.HOME.resolve("bin/beeline").toString(), "-u", url, "-n",
                 System.getProperty("user.name"), "--outputformat=tsv2", "--showHeader=false", "-e",
@@ -226,6 +218,14 @@ class HiveServer2IT {
 
     private Connection connect() throws SQLException {
         return DriverManager.getConnection(url, System.getProperty("user.name"), "");
+    }
+
+    /** The query's rows on Hive's MR engine, in a session of their own. */
+    private List<String> rowsOnMr(String query) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=mr");
+            return rows(statement, query);
+        }
     }
 
     private static List<String> rows(Statement statement, String query) throws SQLException {
