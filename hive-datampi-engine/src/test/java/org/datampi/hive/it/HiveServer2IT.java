@@ -100,6 +100,8 @@ class HiveServer2IT {
             assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog()).contains("job_datampi"),
                     "the query's log, sent to the client, shows the datampi stage");
             assertEquals(joinedOnMr, rows(statement, JOIN));
+            assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog()).contains("job_datampi"),
+                    "the join ran on datampi");
             statement.execute("CREATE TABLE grouped STORED AS ORC AS " + GROUP_BY);
             statement.execute("INSERT INTO grouped " + GROUP_BY);
             statement.execute("SET hive.execution.engine=mr");
@@ -133,7 +135,10 @@ class HiveServer2IT {
                 answers.add(clients.submit(() -> {
                     try (Connection connection = connect(); Statement statement = connection.createStatement()) {
                         statement.execute("SET hive.execution.engine=datampi");
-                        return rows(statement, JOIN);
+                        List<String> rows = rows(statement, JOIN);
+                        assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog())
+                                .contains("job_datampi"), "the session's join ran on datampi");
+                        return rows;
                     }
                 }));
             }
