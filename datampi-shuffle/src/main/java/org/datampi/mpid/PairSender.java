@@ -7,4 +7,10 @@ public interface PairSender {
 
     /** Sends what the blocks still hold; the end of the task's output. Idempotent. */
     void flush();
+
+    /**
+     * The serialized bytes of the pairs sent so far, keys and values as the partitions' blocks hold them before they
+     * are encoded; a pair sent to several partitions counts once for each.
+     */
+    long bytes();
 }

@@ -57,4 +57,7 @@ public interface StageRuntime {
 
     /** Frees what this rank received for a partition, in memory and on disk. */
     void release(int partition);
+
+    /** The bytes of received data this rank has spilled to its local disk in this job so far. */
+    long spilledBytes();
 }

@@ -92,4 +92,9 @@ final class RankStages implements StageRuntime {
     public void release(int partition) {
         shuffle.receiveBuffers().release(partition);
     }
+
+    @Override
+    public long spilledBytes() {
+        return shuffle.receiveBuffers().spilledBytes();
+    }
 }

@@ -24,6 +24,7 @@ final class ShufflePairSender implements PairSender {
     private final int partitions;
     private final SendPartitionList blocks;
     private boolean flushed;
+    private long bytes;
 
     /**
      * @param task names the task in errors
@@ -60,6 +61,7 @@ final class ShufflePairSender implements PairSender {
             throw new UncheckedIOException("Cannot serialize a pair in " + task, e);
         }
         blocks.add(partition, keys.bytes(), 0, keys.length(), values.bytes(), 0, values.length());
+        bytes += keys.length() + values.length();
     }
 
     @Override
@@ -68,5 +70,10 @@ final class ShufflePairSender implements PairSender {
             blocks.flushAll();
         }
         flushed = true;
+    }
+
+    @Override
+    public long bytes() {
+        return bytes;
     }
 }

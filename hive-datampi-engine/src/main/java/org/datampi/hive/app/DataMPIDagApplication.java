@@ -125,6 +125,9 @@ public final class DataMPIDagApplication {
         for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
             stages.awaitStage(stage);
         }
+        TaskCounters rank = new TaskCounters(null);
+        rank.incrCounter(StageCounters.GROUP, DagCounters.SPILLED_BYTES, stages.spilledBytes());
+        rank.save(new Configuration(), job.dagFile().getParent(), DagCounters.rankFile(stages.rank()));
     }
 
     private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
@@ -134,10 +137,12 @@ public final class DataMPIDagApplication {
         LOG.info("Hive query {} ({}): {} of {}", job.dag().queryId(), vertex.template().getDAGName(), where,
                 vertex.tasks().size());
         long start = System.nanoTime();
+        long started = System.currentTimeMillis();
+        DagCounters.Usage usage = DagCounters.Usage.now();
         try {
-            TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(name.replace(' ', '-') + "-"
-                    + task).toString(), edges);
-            save(counters, job, vertex, task, stages.host());
+            TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(
+                    DagCounters.taskFile(name, task)).toString(), edges);
+            save(counters, job, vertex, task, stages.host(), started, usage);
         } catch (Throwable e) {
             // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task, and
             // what its split reads (a corrupt file), as an O task's failure does.
@@ -150,10 +155,11 @@ public final class DataMPIDagApplication {
 
     /**
      * The task's counters, beside the DAG file, in the form the job runner adds up for every stage, with whether a
-     * task that read a split ran on a host that holds its data (as an O task counts itself).
+     * task that read a split ran on a host that holds its data (as an O task counts itself), when it ran and what
+     * its rank's process used meanwhile (DagCounters).
      */
-    private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host)
-            throws IOException {
+    private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host, long started,
+            DagCounters.Usage usage) throws IOException {
         TaskCounters saved = new TaskCounters(null);
         for (CounterGroup group : counters) {
             for (TezCounter counter : group) {
@@ -164,7 +170,10 @@ public final class DataMPIDagApplication {
         if (vertex.handedOut() && !hosts.isEmpty()) {
             saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
         }
-        saved.save(new Configuration(), job.dagFile().getParent(), vertex.name().replace(' ', '-') + "-" + task);
+        usage.countSince(saved);
+        saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
+        saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
+        saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
     }
 
     private static synchronized Job currentJob(String id) {

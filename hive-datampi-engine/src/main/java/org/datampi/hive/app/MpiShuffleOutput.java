@@ -26,6 +26,7 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
     private DagEdge edge;
     private PairSender sender;
     private Partitioner partitioner;
+    private long records;
 
     public MpiShuffleOutput(OutputContext context, int physicalOutputs) {
         super(context, physicalOutputs);
@@ -55,6 +56,7 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
         return new KeyValueWriter() {
             @Override
             public void write(Object key, Object value) {
+                records++;
                 if (partitioner == null) {
                     for (int rank = 0; rank < edge.partitions(); rank++) {
                         sender.send(rank, key, value);
@@ -75,6 +77,10 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
     public List<Event> close() {
         if (sender != null) {
             sender.flush();
+            // For the stage's summary: what this task sent to the edge's destination (DagCounters).
+            getContext().getCounters().findCounter(DagCounters.EDGE_RECORDS, edge.destination()).increment(records);
+            getContext().getCounters().findCounter(DagCounters.EDGE_BYTES, edge.destination())
+                    .increment(sender.bytes());
         }
         return List.of();
     }

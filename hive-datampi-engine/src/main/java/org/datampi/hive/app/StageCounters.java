@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.JobCounter;
  * each O task whose split names hosts), and how the job's files reached the ranks ({@link JobFiles}).
  */
 public final class StageCounters {
-    static final String GROUP = "datampi";
+    public static final String GROUP = "datampi";
     static final String JOB_FILES_READ = "JOB_FILES_READ";
     static final String JOB_FILE_BYTES_READ = "JOB_FILE_BYTES_READ";
     static final String JOB_FILE_RANKS = "JOB_FILE_RANKS";

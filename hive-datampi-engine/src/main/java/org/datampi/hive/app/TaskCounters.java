@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -20,6 +23,13 @@ import org.apache.hadoop.mapred.Reporter;
  */
 public final class TaskCounters implements Reporter {
     private static final String DIRECTORY = "datampi-counters";
+    /**
+     * A task's start and end ({@link #STARTED}, {@link #ENDED}, milliseconds of the epoch): times, not amounts, so
+     * they are read per task and left out of every sum.
+     */
+    public static final String TIMES = "datampi-task-times";
+    public static final String STARTED = "STARTED";
+    public static final String ENDED = "ENDED";
 
     private final Counters counters = new Counters();
     private final InputSplit split;
@@ -77,21 +87,41 @@ public final class TaskCounters implements Reporter {
         }
     }
 
-    /** The sum of every task's saved counters. */
+    /** The sum of every task's (and rank's) saved counters, without the tasks' times ({@link #TIMES}). */
     public static Counters merge(Configuration conf, Path submitDir) throws IOException {
+        return sum(read(conf, submitDir).values());
+    }
+
+    /** The sum of COUNTERS, without the tasks' times ({@link #TIMES}). */
+    public static Counters sum(Collection<Counters> counters) {
         Counters total = new Counters();
+        for (Counters task : counters) {
+            for (Counters.Group group : task) {
+                if (!group.getName().equals(TIMES)) {
+                    for (Counters.Counter counter : group) {
+                        total.incrCounter(group.getName(), counter.getName(), counter.getValue());
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Every saved counters file of the job, by the name it was saved under. */
+    public static SortedMap<String, Counters> read(Configuration conf, Path submitDir) throws IOException {
+        SortedMap<String, Counters> saved = new TreeMap<>();
         Path directory = new Path(submitDir, DIRECTORY);
         FileSystem fs = directory.getFileSystem(conf);
         if (!fs.exists(directory)) {
-            return total;
+            return saved;
         }
         for (FileStatus file : fs.listStatus(directory)) {
             Counters task = new Counters();
             try (DataInputStream in = fs.open(file.getPath())) {
                 task.readFields(in);
             }
-            total.incrAllCounters(task);
+            saved.put(file.getPath().getName(), task);
         }
-        return total;
+        return saved;
     }
 }

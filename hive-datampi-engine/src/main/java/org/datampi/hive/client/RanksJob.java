@@ -42,23 +42,16 @@ public final class RanksJob {
     }
 
     /**
-     * Waits for the job's end, telling PROGRESS what the ranks report whenever it changes ({@link JobProgress#NONE}
-     * first, the last report at the end); returns whether it succeeded. Every wait is a second at most, so that an
-     * interrupt (Ctrl-C) is seen.
+     * Waits for the job's end, telling PROGRESS what the ranks report at least once a second (so that a display can
+     * tell elapsed time; {@link JobProgress#NONE} first, the last report at the end); returns whether it succeeded.
+     * Every wait is a second at most, so that an interrupt (Ctrl-C) is seen.
      */
     public boolean await(Consumer<JobProgress> progress) throws InterruptedException {
-        JobProgress reported = null;
         while (true) {
-            JobProgress now = process.progress();
-            if (!now.equals(reported)) {
-                progress.accept(now);
-                reported = now;
-            }
+            progress.accept(process.progress());
             try {
                 boolean succeeded = process.exit().get(1, TimeUnit.SECONDS) == MpidrunJob.State.SUCCEEDED;
-                if (!process.progress().equals(reported)) {
-                    progress.accept(process.progress());
-                }
+                progress.accept(process.progress());
                 return succeeded;
             } catch (TimeoutException e) {
                 // Report, then wait again.

@@ -2,10 +2,8 @@ package org.datampi.hive.exec;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.text.SimpleDateFormat;
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -13,6 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.common.HiveInterruptCallback;
 import org.apache.hadoop.hive.common.HiveInterruptUtils;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.Context;
 import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.tez.TezTask;
@@ -28,10 +27,8 @@ import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
 import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
-import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
-import org.datampi.runtime.JobProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +66,7 @@ public final class DataMPIDagTask extends TezTask {
         // Ctrl-C in Hive's CLI (and ours) reaches running stages through Hive's interrupt callbacks.
         HiveInterruptCallback interrupt = this::shutdown;
         HiveInterruptUtils.add(interrupt);
+        DagProgressDisplay display = null;
         try {
             JobConf jobConf = new JobConf(conf);
             int ranks = JobPlan.slots(jobConf);
@@ -94,21 +92,18 @@ public final class DataMPIDagTask extends TezTask {
             console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
                     .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
                     .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks");
-            success = job.await(progress -> console.printInfo(new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS")
-                    .format(new Date()) + " " + getId() + " " + vertexProgress(dag, progress)));
+            display = new DagProgressDisplay(console, conf, getId(), dag, System.currentTimeMillis());
+            success = job.await(display::update);
+            display.finish(success ? DagProgressMonitor.State.SUCCEEDED
+                    : cancelled ? DagProgressMonitor.State.KILLED : DagProgressMonitor.State.FAILED);
             if (success) {
-                try {
-                    Counters counters = TaskCounters.merge(conf, dagDir);
-                    setTezCounters(tezCounters(counters));
-                    StageCounters.describe(counters).forEach(line -> console.printInfo("datampi: " + getId() + " "
-                            + line));
-                } catch (IOException | RuntimeException e) {
-                    // The stage's output is sound; only the summary's figures are missing.
-                    DAG_LOG.warn("Cannot read the counters of {} from {}", getId(), dagDir, e);
-                }
+                summarize(dag, dagDir, ranks);
             }
         } catch (InterruptedException e) {
             interrupted = true;
+            if (display != null) {
+                display.finish(DagProgressMonitor.State.KILLED);
+            }
             console.printError("datampi: " + getId() + " was interrupted");
             setException(e);
         } catch (Exception e) {
@@ -171,18 +166,23 @@ public final class DataMPIDagTask extends TezTask {
     }
 
     /**
-     * Each vertex's tasks done, running (where rank 0 hands them out) and in all, as Hive on Tez prints them without
-     * in-place updates ({@code Map 1: 3(+1)/4, Reducer 2: 0/2}); vertex i is the job's stage i.
+     * Hive's counters of the stage (statistics, Hive's own console lines), the console's lines on locality and job
+     * files, and the execution summary ({@link DataMPISettings#PRINT_SUMMARY}).
      */
-    static String vertexProgress(DagJob dag, JobProgress progress) {
-        List<DagVertex> vertices = dag.vertices();
-        List<String> parts = new ArrayList<>();
-        for (int i = 0; i < vertices.size(); i++) {
-            JobProgress.Stage stage = i < progress.stages().size() ? progress.stages().get(i)
-                    : new JobProgress.Stage(0, 0, vertices.get(i).tasks().size());
-            parts.add(vertices.get(i).name() + ": " + stage);
+    private void summarize(DagJob dag, Path dagDir, int ranks) {
+        try {
+            Map<String, Counters> saved = TaskCounters.read(conf, dagDir);
+            Counters counters = TaskCounters.sum(saved.values());
+            setTezCounters(tezCounters(counters));
+            StageCounters.describe(counters).forEach(line -> console.printInfo("datampi: " + getId() + " " + line));
+            if (DataMPISettings.flag(conf, DataMPISettings.PRINT_SUMMARY, true)) {
+                DagSummary.lines(dag, saved, HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_COUNTER_GROUP), ranks)
+                        .forEach(console::printInfo);
+            }
+        } catch (IOException | RuntimeException e) {
+            // The stage's output is sound; only the summary's figures are missing.
+            DAG_LOG.warn("Cannot read the counters of {} from {}", getId(), dagDir, e);
         }
-        return String.join(", ", parts);
     }
 
     private static TezCounters tezCounters(Counters counters) {

@@ -40,11 +40,18 @@ public final class DataMPISettings {
      * mapreduce (Hive's MapReduce compiler, the paper's O and A tasks).
      */
     public static final String PLAN = "hive.datampi.plan";
+    /**
+     * Whether Hive's CLI on a terminal shows a DAG stage's progress as Hive on Tez does, a table updated in place
+     * (true); without a terminal, silent or in HiveServer2, progress is plain lines whatever this says.
+     */
+    public static final String INPLACE_PROGRESS = "hive.datampi.exec.inplace.progress";
+    /** Whether a DAG stage ends with its execution summary on the console (true), as hive.tez.exec.print.summary. */
+    public static final String PRINT_SUMMARY = "hive.datampi.exec.print.summary";
 
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, PLAN);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
 
     /** The plan shapes {@link #PLAN} takes. */
     public enum PlanShape {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
@@ -42,12 +41,7 @@ class DagJobTest {
     }
 
     private static DagVertex vertex(String name, int id, String rootInput, int tasks) {
-        TezVertexID vertex = TezVertexID.getInstance(TezDAGID.getInstance(ApplicationId.newInstance(7, 3), 1), id);
-        TaskSpec template = new TaskSpec(TezTaskAttemptID.getInstance(TezTaskID.getInstance(vertex, 0), 0), "dag",
-                name, tasks, ProcessorDescriptor.create("Processor"), new ArrayList<>(), new ArrayList<>(), null,
-                new Configuration(false));
-        return new DagVertex(template, rootInput, Collections.nCopies(tasks,
-                new DagVertex.VertexTask(new byte[0], List.of())));
+        return TestDags.vertex(name, id, rootInput, tasks);
     }
 
     @Test

@@ -24,10 +24,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hive.jdbc.HiveStatement;
+import org.apache.hive.jdbc.logs.InPlaceUpdateStream;
+import org.apache.hive.service.rpc.thrift.TProgressUpdateResp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -219,6 +222,41 @@ class HiveServer2IT {
                 .filter(line -> line.contains("\t")).sorted().toList();
         assertEquals(groupedOnMr, lines, "beeline's rows:\n" + err);
         assertTrue(err.contains("job_datampi"), "beeline shows the query's log, with the datampi stage:\n" + err);
+        assertTrue(err.contains("Stage-1 Map 1: ") && err.contains("Task Execution Summary"),
+                "beeline shows the stage's progress lines and its summary:\n" + err);
+    }
+
+    /**
+     * A JDBC client that asks for progress updates, as Beeline does, gets the datampi stage's share done: HiveServer2
+     * 4.0.1 sends its table only for sessions on tez, the percentage for every engine from the session's progress
+     * monitor, which only the stage sets (a new session has none: 0).
+     */
+    @Test
+    void aJdbcClientSeesTheStagesProgress() throws Exception {
+        List<Double> progress = new CopyOnWriteArrayList<>();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=datampi");
+            ((HiveStatement) statement).setInPlaceUpdateStream(new InPlaceUpdateStream() {
+                private final EventNotifier notifier = new EventNotifier();
+
+                @Override
+                public void update(TProgressUpdateResp response) {
+                    if (response != null) {
+                        progress.add(response.getProgressedPercentage());
+                    }
+                }
+
+                @Override
+                public EventNotifier getEventNotifier() {
+                    return notifier;
+                }
+            });
+            assertEquals(rowsOnMr(GROUP_BY), rows(statement, GROUP_BY));
+            assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog()).contains("job_datampi"),
+                    "the query ran on datampi");
+        }
+        assertFalse(progress.isEmpty(), "the client asked for progress");
+        assertEquals(1.0, progress.get(progress.size() - 1), 1e-9, "progress reported: " + progress);
     }
 
     private Connection connect() throws SQLException {

@@ -1,0 +1,97 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * bin/hive-datampi as a user runs it, in a process of its own: {@code -e STATEMENTS} on a test's state directory
+ * (ROOT/state), its stdout and stderr in one file (ROOT/NAME.out).
+ */
+record HiveCli(Process process, Path outputFile) {
+    private static final Duration STAGE_START = Duration.ofSeconds(120);
+
+    /** Output piped to a file, as in a script or CI. */
+    static HiveCli start(Path root, String name, String statements) throws IOException {
+        return start(root, name, command(root, statements));
+    }
+
+    /**
+     * On a pseudo-terminal, as in a user's terminal: util-linux's script(1) runs the command on a terminal of its own
+     * and copies what it draws (escape sequences included) to the output file.
+     */
+    static HiveCli startOnTerminal(Path root, String name, String statements) throws IOException {
+        String shellCommand = command(root, statements).stream().map(HiveCli::shellQuoted)
+                .reduce((a, b) -> a + " " + b).orElseThrow();
+        return start(root, name, List.of("script", "--quiet", "--return", "--flush", "--command", shellCommand,
+                "/dev/null"));
+    }
+
+    private static List<String> command(Path root, String statements) {
+        return List.of(HiveSession.HOME.resolve("bin/hive-datampi").toString(), "--warehouse",
+                root.resolve("state").toString(), "-e", statements);
+    }
+
+    private static HiveCli start(Path root, String name, List<String> command) throws IOException {
+        Path output = root.resolve(name + ".out");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        builder.environment().put("HIVE_DATAMPI_HEAP", "1g");
+        return new HiveCli(builder.start(), output);
+    }
+
+    private static String shellQuoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
+    /** The ranks, mpirun and mpidrun of the first datampi stage, once it runs. */
+    List<ProcessHandle> awaitStageRanks() throws Exception {
+        long deadline = System.nanoTime() + STAGE_START.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                fail("bin/hive-datampi ended before its stage ran:\n" + output());
+            }
+            // Hive's progress line of a MapReduce-shaped stage, or datampi's of a DAG's first vertex.
+            if (output().contains("Stage-1 map = ") || output().contains("Stage-1 Map 1: ")) {
+                List<ProcessHandle> descendants = new ArrayList<>(process.descendants().toList());
+                if (descendants.stream().anyMatch(p -> p.info().commandLine().orElse("")
+                        .contains("org.datampi.runtime.CommonProcess"))) {
+                    return descendants;
+                }
+            }
+            Thread.sleep(200);
+        }
+        process.destroyForcibly();
+        fail("No datampi stage ran within " + STAGE_START.toSeconds() + " s:\n" + output());
+        return List.of();
+    }
+
+    void signal(String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
+    }
+
+    int awaitExit() throws InterruptedException {
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            fail("bin/hive-datampi did not end within 5 minutes:\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    String output() {
+        try {
+            return Files.readString(outputFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + outputFile + ": " + e + ")";
+        }
+    }
+}
