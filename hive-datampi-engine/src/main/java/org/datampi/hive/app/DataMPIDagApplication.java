@@ -138,7 +138,7 @@ public final class DataMPIDagApplication {
                 vertex.tasks().size());
         long start = System.nanoTime();
         long started = System.currentTimeMillis();
-        DagCounters.Usage usage = DagCounters.Usage.now();
+        TaskUsage usage = TaskUsage.start();
         try {
             TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(
                     DagCounters.taskFile(name, task)).toString(), edges);
@@ -156,10 +156,10 @@ public final class DataMPIDagApplication {
     /**
      * The task's counters, beside the DAG file, in the form the job runner adds up for every stage, with whether a
      * task that read a split ran on a host that holds its data (as an O task counts itself), when it ran and what
-     * its rank's process used meanwhile (DagCounters).
+     * its rank's process used meanwhile (TaskUsage).
      */
     private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host, long started,
-            DagCounters.Usage usage) throws IOException {
+            TaskUsage usage) throws IOException {
         TaskCounters saved = new TaskCounters(null);
         for (CounterGroup group : counters) {
             for (TezCounter counter : group) {
@@ -170,7 +170,7 @@ public final class DataMPIDagApplication {
         if (vertex.handedOut() && !hosts.isEmpty()) {
             saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
         }
-        usage.countSince(saved);
+        usage.addTo(saved);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
         saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));

@@ -114,7 +114,7 @@ public final class DataMPIHiveApplication {
             counters.incrCounter(splitHosts.contains(job.host()) ? JobCounter.DATA_LOCAL_MAPS
                     : JobCounter.OTHER_LOCAL_MAPS, 1);
         }
-        FileSystemReads reads = FileSystemReads.start();
+        TaskUsage usage = TaskUsage.start();
         InputFormat inputFormat = conf.getInputFormat();
         RecordReader reader = inputFormat.getRecordReader(split, conf, counters);
         MapRunnable runner = ReflectionUtils.newInstance(conf.getMapRunnerClass(), conf);
@@ -136,7 +136,7 @@ public final class DataMPIHiveApplication {
         } finally {
             reader.close();
         }
-        reads.addTo(counters);
+        usage.addTo(counters);
         counters.save(conf, job.submitDir(), attempt.toString());
     }
 
@@ -145,6 +145,7 @@ public final class DataMPIHiveApplication {
         JobConf conf = job.taskConf(attempt);
         LOG.info("Hive query {}, {}", job.queryId(), attempt);
         TaskCounters counters = new TaskCounters(null);
+        TaskUsage usage = TaskUsage.start();
         ExecReducer reducer = new ExecReducer();
         reducer.configure(conf);
         OutputCollector<Object, Object> noOutput = (key, value) -> {
@@ -164,6 +165,7 @@ public final class DataMPIHiveApplication {
         } finally {
             reducer.close();
         }
+        usage.addTo(counters);
         counters.save(conf, job.submitDir(), attempt.toString());
     }
 }

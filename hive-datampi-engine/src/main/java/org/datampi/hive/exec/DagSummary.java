@@ -12,10 +12,11 @@ import org.apache.hadoop.hive.ql.exec.FileSinkOperator;
 import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapreduce.JobCounter;
-import org.apache.tez.common.counters.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.datampi.hive.app.DagCounters;
 import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
+import org.datampi.hive.app.TaskUsage;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
@@ -97,8 +98,8 @@ final class DagSummary {
         return String.format(Locale.ROOT, FORMAT, name, vertex.tasks().size(),
                 number(tasks.isEmpty() ? 0 : Math.max(0, ended - started)),
                 number(sum.findCounter(TaskCounter.CPU_MILLISECONDS).getValue()), number(recordsIn),
-                number(recordsOut), bytes(sum.findCounter(StageCounters.GROUP, DagCounters.BYTES_READ).getValue()),
-                bytes(sum.findCounter(StageCounters.GROUP, DagCounters.BYTES_WRITTEN).getValue()), bytes(shuffled),
+                number(recordsOut), bytes(fileSystemBytes(sum, true)), bytes(fileSystemBytes(sum, false)),
+                bytes(shuffled),
                 placed == 0 ? "-" : local + "/" + placed);
     }
 
@@ -116,6 +117,17 @@ final class DagSummary {
             }
         }
         return records;
+    }
+
+    /** Bytes read (or written) through every file system (FileSystemCounters HDFS_BYTES_READ, FILE_BYTES_READ, ...). */
+    private static long fileSystemBytes(Counters vertex, boolean read) {
+        long bytes = 0;
+        for (Counters.Counter counter : vertex.getGroup(TaskUsage.FILE_SYSTEM_GROUP)) {
+            if (TaskUsage.countsBytes(counter.getName(), read)) {
+                bytes += counter.getValue();
+            }
+        }
+        return bytes;
     }
 
     private static List<Counters> tasksOf(String vertex, int tasks, Map<String, Counters> saved) {

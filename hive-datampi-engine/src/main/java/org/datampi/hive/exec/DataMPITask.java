@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.Context;
+import org.apache.hadoop.hive.ql.QueryPlan;
+import org.apache.hadoop.hive.ql.QueryState;
+import org.apache.hadoop.hive.ql.TaskQueue;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
+import org.apache.hadoop.hive.ql.exec.mr.HadoopJobExecHelper;
 import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.mapreduce.MRConfig;
@@ -30,6 +35,16 @@ public final class DataMPITask extends MapRedTask {
     /** Hive polls a running job this often (its default, 1 s, would add up to a second to every stage). */
     private static final long STATUS_POLL_MILLIS = 50;
     private static final long MIN_SPLIT_BYTES = 16L * 1024 * 1024;
+
+    /** Hive's initialization, then its console without what is wrong for datampi ({@link MapReduceConsole}). */
+    @Override
+    public void initialize(QueryState queryState, QueryPlan queryPlan, TaskQueue taskQueue, Context context) {
+        super.initialize(queryState, queryPlan, taskQueue, context);
+        if (DataMPIEngine.isSelected(conf)) {
+            console = new MapReduceConsole(LOG, console.getIsSilent());
+            jobExecHelper = new HadoopJobExecHelper(job, console, this, this);
+        }
+    }
 
     @Override
     public int execute() {

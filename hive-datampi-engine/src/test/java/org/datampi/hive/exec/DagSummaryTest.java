@@ -9,10 +9,11 @@ import java.util.TreeMap;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapreduce.JobCounter;
-import org.apache.tez.common.counters.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.datampi.hive.app.DagCounters;
 import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
+import org.datampi.hive.app.TaskUsage;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.TestDags;
@@ -45,7 +46,8 @@ class DagSummaryTest {
         map0.incrCounter("HIVE", "RECORDS_IN_Map_1", 6_000);
         map0.incrCounter(DagCounters.EDGE_RECORDS, "Reducer 2", 40);
         map0.incrCounter(DagCounters.EDGE_BYTES, "Reducer 2", 2_048);
-        map0.incrCounter(StageCounters.GROUP, DagCounters.BYTES_READ, 3 * 1024 * 1024);
+        map0.incrCounter(TaskUsage.FILE_SYSTEM_GROUP, "HDFS_BYTES_READ", 2 * 1024 * 1024);
+        map0.incrCounter(TaskUsage.FILE_SYSTEM_GROUP, "FILE_BYTES_READ", 1024 * 1024);
         map0.findCounter(JobCounter.DATA_LOCAL_MAPS).increment(1);
         Counters map1 = task(1_200, 2_500, 900);
         map1.incrCounter("HIVE", "RECORDS_IN_Map_1", 4_000);
@@ -56,7 +58,7 @@ class DagSummaryTest {
         Counters reducer = task(2_600, 2_700, 50);
         reducer.incrCounter("HIVE", "RECORDS_OUT_1_default.totals", 7);
         reducer.incrCounter("HIVE", "RECORDS_OUT_OPERATOR_FS_4", 7);
-        reducer.incrCounter(StageCounters.GROUP, DagCounters.BYTES_WRITTEN, 500);
+        reducer.incrCounter(TaskUsage.FILE_SYSTEM_GROUP, "HDFS_BYTES_WRITTEN", 500);
         saved.put(DagCounters.taskFile("Map 1", 0), map0);
         saved.put(DagCounters.taskFile("Map 1", 1), map1);
         saved.put(DagCounters.taskFile("Reducer 2", 0), reducer);

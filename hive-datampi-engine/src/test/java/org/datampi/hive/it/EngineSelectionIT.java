@@ -338,12 +338,19 @@ class EngineSelectionIT {
         return rows;
     }
 
-    /** The O and A task counts of the query's first stage, as Hive's console reports them. */
+    /**
+     * The O and A task counts of the query's first (MapReduce-shaped) stage, as Hive's console reports them; the
+     * console has none of the lines Hive prints for a YARN job (an empty tracking URL, a kill command that reaches no
+     * datampi job).
+     */
     private int[] taskCounts(String query) {
         int before = hive.consoleText().length();
         hive.query(query);
-        Matcher counts = TASK_COUNTS.matcher(hive.consoleText().substring(before));
-        assertTrue(counts.find(), hive.consoleText().substring(before));
+        String console = hive.consoleText().substring(before);
+        Matcher counts = TASK_COUNTS.matcher(console);
+        assertTrue(counts.find(), console);
+        assertTrue(console.contains("Starting Job = job_datampi") && !console.contains("Tracking URL")
+                && !console.contains("Kill Command"), console);
         return new int[] {Integer.parseInt(counts.group(1)), Integer.parseInt(counts.group(2))};
     }
 
