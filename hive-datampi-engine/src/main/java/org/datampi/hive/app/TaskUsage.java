@@ -64,12 +64,6 @@ public final class TaskUsage {
         counters.incrCounter(TaskCounter.GC_TIME_MILLIS, Math.max(0, gcMillis() - gcMillisBefore));
     }
 
-    /** Whether a FileSystemCounters name counts bytes read (or, false, written), for every scheme. */
-    public static boolean countsBytes(String counterName, boolean read) {
-        return counterName.endsWith("_" + (read ? FileSystemCounter.BYTES_READ : FileSystemCounter.BYTES_WRITTEN)
-                .name());
-    }
-
     private static String counterName(String scheme, FileSystemCounter counter) {
         return scheme.toUpperCase(Locale.ROOT) + "_" + counter.name();
     }
