@@ -17,6 +17,7 @@ import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.tez.TezTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.hadoop.hive.ql.plan.BaseWork;
+import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.tez.common.counters.TezCounters;
@@ -29,6 +30,7 @@ import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
+import org.datampi.hive.session.SessionRanks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,7 @@ public final class DataMPIDagTask extends TezTask {
             return super.execute();
         }
         long started = System.nanoTime();
+        SessionRanks.usedBy(SessionState.get());
         Context queryContext = context != null ? context : new Context(conf);
         Path dagDir = null;
         boolean success = false;

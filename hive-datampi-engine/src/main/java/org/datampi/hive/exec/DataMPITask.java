@@ -13,11 +13,13 @@ import org.apache.hadoop.hive.ql.exec.mr.ExecMapper;
 import org.apache.hadoop.hive.ql.exec.mr.HadoopJobExecHelper;
 import org.apache.hadoop.hive.ql.exec.mr.MapRedTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
 import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.session.DataMPIEngine;
+import org.datampi.hive.session.SessionRanks;
 
 /**
  * Hive's MapReduce-shaped stage (a MapWork and an optional ReduceWork) run on datampi: O tasks run the map side over
@@ -50,6 +52,7 @@ public final class DataMPITask extends MapRedTask {
     public int execute() {
         long started = System.nanoTime();
         if (DataMPIEngine.isSelected(conf)) {
+            SessionRanks.usedBy(SessionState.get());
             int slots;
             try {
                 slots = JobPlan.slots(job);

@@ -18,7 +18,6 @@ import org.apache.hadoop.hive.ql.processors.CommandProcessor;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
 import org.apache.hadoop.hive.ql.session.SessionState;
-import org.datampi.hive.client.DataMPIJobRunner;
 
 /**
  * A Hive session on the embedded default, driven through Hive's Driver API as the Hive CLI drives it: SQL goes to a
@@ -91,7 +90,7 @@ public final class QuerySession implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        DataMPIJobRunner.releaseRanks();
+        // The session's close ends its warm ranks (SessionRanks).
         session.close();
     }
 }

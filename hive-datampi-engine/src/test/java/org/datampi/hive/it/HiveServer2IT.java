@@ -188,6 +188,34 @@ class HiveServer2IT {
         }
     }
 
+    /**
+     * The sessions share the server's warm ranks; they stay while a session that used them is open, and end when the
+     * last one closes rather than idling for 10 minutes.
+     */
+    @Test
+    void theWarmRanksEndWhenTheLastSessionCloses() throws Exception {
+        List<ProcessHandle> ranks;
+        try (Connection first = connect()) {
+            try (Statement firstStatement = first.createStatement()) {
+                firstStatement.execute("SET hive.execution.engine=datampi");
+                rows(firstStatement, GROUP_BY);
+                ranks = awaitRanks();
+                try (Connection second = connect(); Statement secondStatement = second.createStatement()) {
+                    secondStatement.execute("SET hive.execution.engine=datampi");
+                    rows(secondStatement, GROUP_BY);
+                }
+                TimeUnit.SECONDS.sleep(2);
+                assertTrue(ranks.stream().allMatch(ProcessHandle::isAlive),
+                        "the first session is open: its warm ranks stay");
+                assertEquals(List.of("5000"), rows(firstStatement, "SELECT count(*) FROM sales"));
+                ranks = awaitRanks();
+            }
+        }
+        for (ProcessHandle rank : ranks) {
+            rank.onExit().get(15, TimeUnit.SECONDS);
+        }
+    }
+
     /** The server's rank processes: warm ranks of earlier stages, or the ones a stage starts. */
     private List<ProcessHandle> awaitRanks() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
