@@ -8,11 +8,18 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A rank's local directory for one job, {@code <local dir>/datampi-<job id>/rank-<N>} (spills, job files), marked as
+ * A rank's local directory for one job, {@code <local dir>/datampi-<user>/datampi-<job id>/rank-<N>} (spills, job
+ * files), private to the user: the user's directory is created 0700 (one that exists must be a directory of the
+ * user's, not a link, and is closed to others again: another user could otherwise read spilled rows or plant links
+ * where a rank writes), the job's and rank's directories 0700 in it. It is marked as
  * in use by a lock on its {@value #OWNER} file that the rank holds while it runs. The kernel releases the lock when
  * the process ends, however it ends, so a rank process starting can tell the directories of ranks that were killed
  * (kill -9, a lost session) from those of ranks that still run, and removes the first, as a NodeManager's deletion
@@ -38,6 +48,8 @@ public final class RankDirectory implements AutoCloseable {
      * knows of its own: process-wide by nature.
      */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------"));
 
     private final Path path;
     private final FileChannel owner;
@@ -52,7 +64,7 @@ public final class RankDirectory implements AutoCloseable {
      * name and then renamed, so that a sweeping rank never finds it unlocked.
      */
     static RankDirectory claim(Path localRoot, String jobId, int rank) {
-        Path path = localRoot.resolve(JOB_PREFIX + jobId).resolve("rank-" + rank);
+        Path path = userRoot(localRoot).resolve(JOB_PREFIX + jobId).resolve("rank-" + rank);
         try {
             createDirectories(path);
             Path claiming = Files.createTempFile(path, OWNER, ".claiming");
@@ -67,11 +79,45 @@ public final class RankDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * This user's directory under LOCAL_ROOT, {@code datampi-<user>}: created 0700, or checked to be a directory (not
+     * a link) of this user's, then closed to everyone else; anything else is refused, naming it.
+     */
+    static Path userRoot(Path localRoot) {
+        String user = System.getProperty("user.name");
+        Path root = localRoot.resolve(JOB_PREFIX + user);
+        try {
+            Files.createDirectories(localRoot);
+            try {
+                Files.createDirectory(root, PRIVATE);
+            } catch (FileAlreadyExistsException e) {
+                // Checked below.
+            }
+            PosixFileAttributes attributes = Files.readAttributes(root, PosixFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            UserPrincipal me = root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(user);
+            if (!attributes.isDirectory() || !attributes.owner().equals(me)) {
+                throw new IOException("it is not a directory of user " + user + " (a link, a file, or another "
+                        + "user's: owner " + attributes.owner().getName() + ")");
+            }
+            if (!attributes.permissions().equals(PRIVATE.value())) {
+                // The user's own directory, opened up by the user: closed again before anything goes in.
+                LOG.warn("{} had permissions {}; set to rwx------", root,
+                        PosixFilePermissions.toString(attributes.permissions()));
+                Files.setPosixFilePermissions(root, PRIVATE.value());
+            }
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot use " + root + " for the ranks' local files (mpid.local.dir): "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** Another rank's sweep may remove the job's directory between our two mkdirs while it is still empty. */
     private static void createDirectories(Path path) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
-                Files.createDirectories(path);
+                Files.createDirectories(path, PRIVATE);
                 return;
             } catch (NoSuchFileException e) {
                 if (attempt == 3) {
@@ -107,13 +153,13 @@ public final class RankDirectory implements AutoCloseable {
     }
 
     /**
-     * Removes the rank directories under LOCAL_ROOT whose owner is gone (its lock is free), and then their job
+     * Removes the rank directories under this user's directory in LOCAL_ROOT whose owner is gone (its lock is free), and then their job
      * directories when empty; returns how many rank directories it removed. Directories without an owner file (being
      * created, or not a rank's) are left alone.
      */
     static int sweep(Path localRoot) {
         int removed = 0;
-        try (DirectoryStream<Path> jobs = Files.newDirectoryStream(localRoot, JOB_PREFIX + "*")) {
+        try (DirectoryStream<Path> jobs = Files.newDirectoryStream(userRoot(localRoot), JOB_PREFIX + "*")) {
             for (Path job : jobs) {
                 removed += sweepJob(job);
             }

@@ -1,6 +1,5 @@
 package org.datampi.it;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,9 +43,7 @@ class FailureIT {
         }
         assertTrue(result.stderr().contains("mpidrun: job " + result.jobId() + " failed"), result.stderr());
         Mpidrun.assertNoProcessLeft(result.jobId());
-        try (Stream<Path> left = Files.list(spillDir)) {
-            assertFalse(left.findAny().isPresent(), "no spill file stays on disk");
-        }
+        Mpidrun.assertNoLocalFileLeft(spillDir);
     }
 
     @ParameterizedTest

@@ -111,4 +111,16 @@ final class Mpidrun {
         fail("processes of " + jobId + " are left: " + left);
     }
 
+    /**
+     * Asserts that nothing a rank wrote stays under LOCAL_DIR (mpid.local.dir): only the user's own directory, which
+     * the ranks keep 0700, may remain, empty.
+     */
+    static void assertNoLocalFileLeft(Path localDir) throws IOException {
+        Path user = localDir.resolve("datampi-" + System.getProperty("user.name"));
+        try (Stream<Path> all = Files.walk(localDir)) {
+            List<Path> left = all.filter(path -> !path.equals(localDir) && !path.equals(user)).toList();
+            assertTrue(left.isEmpty(), "no spill file or rank directory stays on disk: " + left);
+        }
+    }
+
 }

@@ -1,11 +1,11 @@
 package org.datampi.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,8 +65,12 @@ class TotalSortIT {
 
         boolean spilled = result.rankLogs().contains("Spilled");
         assertEquals(Double.parseDouble(memUsedPercent) < 0.01, spilled, "a tiny memory share must spill");
-        try (Stream<Path> left = Files.list(spillDir)) {
-            assertFalse(left.findAny().isPresent(), "no spill file stays on disk");
+        Mpidrun.assertNoLocalFileLeft(spillDir);
+        try (Stream<Path> logs = Files.list(result.logDir())) {
+            for (Path log : logs.toList()) {
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(log)),
+                        "a rank's log is its user's alone: " + log);
+            }
         }
         assertTrue(result.elapsed().toSeconds() < 120);
         Mpidrun.assertNoProcessLeft(result.jobId());

@@ -2,11 +2,16 @@ package org.datampi.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +39,7 @@ class RankDirectoryTest {
     /** A process killed with SIGKILL leaves its directory and loses its lock: the next sweep removes both. */
     @Test
     void aKilledRanksDirectoryIsRemoved() throws Exception {
-        Path rankDir = root.resolve("datampi-job_2/rank-1");
+        Path rankDir = RankDirectory.userRoot(root).resolve("datampi-job_2/rank-1");
         Files.createDirectories(rankDir);
         Files.writeString(rankDir.resolve("spill-0"), "run");
         Path owner = rankDir.resolve(RankDirectory.OWNER);
@@ -51,14 +56,50 @@ class RankDirectoryTest {
             holder.destroyForcibly().waitFor();
         }
         assertEquals(1, RankDirectory.sweep(root));
-        assertFalse(Files.exists(root.resolve("datampi-job_2")), "the job's directory goes with its last rank");
+        assertFalse(Files.exists(RankDirectory.userRoot(root).resolve("datampi-job_2")),
+                "the job's directory goes with its last rank");
     }
 
     @Test
     void aDirectoryWithoutAnOwnerIsLeftAlone() throws IOException {
-        Path other = Files.createDirectories(root.resolve("datampi-job_3/rank-0"));
+        Path other = Files.createDirectories(RankDirectory.userRoot(root).resolve("datampi-job_3/rank-0"));
         assertEquals(0, RankDirectory.sweep(root));
         assertTrue(Files.exists(other));
+    }
+
+    /** Everything a rank writes is under the user's own directory, which no one else may enter. */
+    @Test
+    void theRanksFilesAreUnderTheUsersPrivateDirectory() throws Exception {
+        try (RankDirectory directory = RankDirectory.claim(root, "job_4", 1)) {
+            Path user = root.resolve("datampi-" + System.getProperty("user.name"));
+            assertEquals(user.resolve("datampi-job_4/rank-1"), directory.path());
+            for (Path path : List.of(user, user.resolve("datampi-job_4"), directory.path())) {
+                assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(path)),
+                        path.toString());
+            }
+        }
+        // Opened up by its user: closed again before use.
+        Path user = RankDirectory.userRoot(root);
+        Files.setPosixFilePermissions(user, PosixFilePermissions.fromString("rwxrwxrwx"));
+        RankDirectory.userRoot(root);
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(user)));
+    }
+
+    /** A link (or a file) where the user's directory goes is refused, naming it: a rank never writes through it. */
+    @Test
+    void aLinkInPlaceOfTheUsersDirectoryIsRefused() throws Exception {
+        Path elsewhere = Files.createDirectories(root.resolve("elsewhere"));
+        Path local = Files.createDirectories(root.resolve("local"));
+        Files.createSymbolicLink(local.resolve("datampi-" + System.getProperty("user.name")), elsewhere);
+
+        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
+                () -> RankDirectory.claim(local, "job_5", 0));
+        assertTrue(refused.getMessage().contains(local.resolve("datampi-" + System.getProperty("user.name"))
+                + " for the ranks' local files (mpid.local.dir)") && refused.getMessage().contains("a link"),
+                refused.getMessage());
+        try (Stream<Path> written = Files.list(elsewhere)) {
+            assertEquals(0, written.count(), "nothing was written through the link");
+        }
     }
 
     /** Another JVM running BODY (with a = its arguments): a process of its own, as another rank is. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.fs.FileUtil;
@@ -16,7 +17,8 @@ import org.datampi.shuffle.merge.RunCursor;
 
 /**
  * This process's spill directory: sorted runs written to local disk when received data outgrows its memory share.
- * The directory belongs to one rank of one job and is removed as a whole when the rank ends, even on failure.
+ * The directory belongs to one rank of one job and is removed as a whole when the rank ends, even on failure. A run is
+ * a new file (CREATE_NEW): a file or link already at its name is an error, never written through.
  */
 public final class SpillFiles implements AutoCloseable {
     private static final int WRITE_BUFFER_BYTES = 256 * 1024;
@@ -39,7 +41,8 @@ public final class SpillFiles implements AutoCloseable {
             Path file = directory.resolve("partition-" + partition + "-run-" + sequence.getAndIncrement() + ".spill");
             long pairs = 0;
             try (DataOutputStream out = new DataOutputStream(
-                    new BufferedOutputStream(Files.newOutputStream(file), WRITE_BUFFER_BYTES))) {
+                    new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
+                            StandardOpenOption.WRITE), WRITE_BUFFER_BYTES))) {
                 while (sortedPairs.next()) {
                     PairFormat.write(out, sortedPairs.keyBuffer(), sortedPairs.keyOffset(), sortedPairs.keyLength(),
                             sortedPairs.valueBuffer(), sortedPairs.valueOffset(), sortedPairs.valueLength());

@@ -72,6 +72,7 @@ class ClusterFailureIT {
         // ranks are up (a launch across hosts takes seconds): the fault waits for dmp3's ranks.
         awaitLine(log, "Stage-1 Map 1: ", 180);
         assertTrue(ranksWithin("dmp3", 60), "dmp3 runs ranks of the stage:\n" + Files.readString(log));
+        assertTrue(rankDirectoriesWithin("dmp3", 30), "the running ranks' directories are where this test looks");
         TimeUnit.SECONDS.sleep(2);
         long faultAt = System.nanoTime();
         Result injected = fault.equals("ranks killed")
@@ -156,10 +157,20 @@ class ClusterFailureIT {
         return false;
     }
 
-    /** The ranks' local directories on a host: mpid.local.dir is the host's private /tmp. */
+    private boolean rankDirectoriesWithin(String host, int seconds) throws Exception {
+        for (int i = 0; i < seconds; i++) {
+            if (!rankDirectoriesOn(host).isBlank()) {
+                return true;
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        return false;
+    }
+
+    /** The ranks' local directories on a host: mpid.local.dir is the host's private /tmp (the user's directory). */
     private String rankDirectoriesOn(String host) throws Exception {
-        return cluster.exec("rank-dirs-" + host, host, "bash", "-c", "ls -d /tmp/datampi-*/rank-* 2>/dev/null; true")
-                .output().strip();
+        return cluster.exec("rank-dirs-" + host, host, "bash", "-c",
+                "ls -d /tmp/datampi-*/datampi-*/rank-* 2>/dev/null; true").output().strip();
     }
 
     /**
