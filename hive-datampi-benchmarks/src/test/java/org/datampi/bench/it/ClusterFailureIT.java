@@ -128,38 +128,30 @@ class ClusterFailureIT {
     }
 
     private boolean ranksWithin(String host, int seconds) throws Exception {
-        for (int i = 0; i < seconds; i++) {
-            if (!ranksOn(host).isBlank()) {
-                return true;
-            }
-            TimeUnit.SECONDS.sleep(1);
-        }
-        return false;
+        return within(seconds, () -> !ranksOn(host).isBlank());
     }
 
     private boolean noRanksWithin(String host, int seconds) throws Exception {
-        for (int i = 0; i < seconds; i++) {
-            if (processesOn(host, "org.datampi.runtime.CommonProcess|orted").isBlank()) {
-                return true;
-            }
-            TimeUnit.SECONDS.sleep(1);
-        }
-        return false;
+        return within(seconds, () -> processesOn(host, "org.datampi.runtime.CommonProcess|orted").isBlank());
     }
 
     private boolean noRankDirectoriesWithin(String host, int seconds) throws Exception {
-        for (int i = 0; i < seconds; i++) {
-            if (rankDirectoriesOn(host).isBlank()) {
-                return true;
-            }
-            TimeUnit.SECONDS.sleep(1);
-        }
-        return false;
+        return within(seconds, () -> rankDirectoriesOn(host).isBlank());
     }
 
     private boolean rankDirectoriesWithin(String host, int seconds) throws Exception {
+        return within(seconds, () -> !rankDirectoriesOn(host).isBlank());
+    }
+
+    /** A condition on the cluster, asked once a second. */
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Whether the condition holds within that many seconds. */
+    private static boolean within(int seconds, Condition condition) throws Exception {
         for (int i = 0; i < seconds; i++) {
-            if (!rankDirectoriesOn(host).isBlank()) {
+            if (condition.holds()) {
                 return true;
             }
             TimeUnit.SECONDS.sleep(1);
