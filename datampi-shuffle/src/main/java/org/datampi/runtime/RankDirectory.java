@@ -153,9 +153,9 @@ public final class RankDirectory implements AutoCloseable {
     }
 
     /**
-     * Removes the rank directories under this user's directory in LOCAL_ROOT whose owner is gone (its lock is free), and then their job
-     * directories when empty; returns how many rank directories it removed. Directories without an owner file (being
-     * created, or not a rank's) are left alone.
+     * Removes the rank directories under this user's directory in LOCAL_ROOT whose owner is gone (its lock is free),
+     * and then their job directories when empty; returns how many rank directories it removed. Directories without an
+     * owner file (being created, or not a rank's) are left alone.
      */
     static int sweep(Path localRoot) {
         int removed = 0;

@@ -115,9 +115,10 @@ class ClusterSimIT {
         assertTrue(result.output().matches("(?s).*datampi: Stage-\\d+ O tasks data-local: \\d+ of \\d+.*"),
                 "a DAG's tasks that read splits count where they ran:\n" + result.output());
         // The execution summary's map vertex read the table from HDFS, on hosts that hold it or not.
-        assertTrue(result.output().matches("(?s).*\nMap 1 +\\d+ +[\\d,]+ +[\\d,]+ +[\\d,]+ +[\\d,]+ +([1-9]\\d* B|\\d+\\.\\d [KMG]B) "
-                + "+\\S+ \\S+ +\\S+ \\S+ +\\d+/\\d+\n.*"), "the summary shows HDFS bytes read and data-local tasks:\n"
-                + result.output());
+        String summaryRow = "Map 1 +\\d+ +[\\d,]+ +[\\d,]+ +[\\d,]+ +[\\d,]+ +([1-9]\\d* B|\\d+\\.\\d [KMG]B) "
+                + "+\\S+ \\S+ +\\S+ \\S+ +\\d+/\\d+";
+        assertTrue(result.output().matches("(?s).*\n" + summaryRow + "\n.*"),
+                "the summary shows HDFS bytes read and data-local tasks:\n" + result.output());
     }
 
     @Test

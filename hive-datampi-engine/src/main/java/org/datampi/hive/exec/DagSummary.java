@@ -3,6 +3,7 @@ package org.datampi.hive.exec;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,9 +59,15 @@ final class DagSummary {
     static List<String> lines(DagJob dag, Map<String, Counters> saved, String hiveGroup, int ranks) {
         requireNonNull(dag, "dag is null");
         requireNonNull(saved, "saved is null");
+        Map<String, List<Counters>> tasks = new HashMap<>();
+        Map<String, Counters> sums = new HashMap<>();
+        for (DagVertex vertex : dag.vertices()) {
+            tasks.put(vertex.name(), tasksOf(vertex, saved));
+            sums.put(vertex.name(), TaskCounters.sum(tasks.get(vertex.name())));
+        }
         List<String> lines = new ArrayList<>(List.of(TITLE, SEPARATOR, HEADER, SEPARATOR));
         for (DagVertex vertex : dag.vertices()) {
-            lines.add(row(dag, vertex, saved, hiveGroup));
+            lines.add(row(dag, vertex, tasks.get(vertex.name()), sums, hiveGroup));
         }
         lines.add(SEPARATOR);
         long spilled = 0;
@@ -75,10 +82,14 @@ final class DagSummary {
         return lines;
     }
 
-    private static String row(DagJob dag, DagVertex vertex, Map<String, Counters> saved, String hiveGroup) {
+    /**
+     * @param tasks the vertex's tasks' counters
+     * @param sums each vertex's tasks' counters added up, by vertex name
+     */
+    private static String row(DagJob dag, DagVertex vertex, List<Counters> tasks, Map<String, Counters> sums,
+            String hiveGroup) {
         String name = vertex.name();
-        List<Counters> tasks = tasksOf(name, vertex.tasks().size(), saved);
-        Counters sum = TaskCounters.sum(tasks);
+        Counters sum = sums.get(name);
         long started = Long.MAX_VALUE;
         long ended = 0;
         for (Counters task : tasks) {
@@ -88,8 +99,7 @@ final class DagSummary {
         String counterSuffix = "_" + name.replace(' ', '_');
         long recordsIn = sum.findCounter(hiveGroup, AbstractMapOperator.Counter.RECORDS_IN + counterSuffix).getValue();
         for (DagEdge input : dag.inputsOf(name)) {
-            recordsIn += TaskCounters.sum(tasksOf(input.source(), dag.vertices().get(dag.stageOf(input.source()))
-                    .tasks().size(), saved)).findCounter(DagCounters.EDGE_RECORDS, name).getValue();
+            recordsIn += sums.get(input.source()).findCounter(DagCounters.EDGE_RECORDS, name).getValue();
         }
         long recordsOut = fileSinkRecords(sum, hiveGroup);
         long shuffled = 0;
@@ -125,10 +135,10 @@ final class DagSummary {
         return records;
     }
 
-    private static List<Counters> tasksOf(String vertex, int tasks, Map<String, Counters> saved) {
+    private static List<Counters> tasksOf(DagVertex vertex, Map<String, Counters> saved) {
         List<Counters> found = new ArrayList<>();
-        for (int task = 0; task < tasks; task++) {
-            Counters counters = saved.get(DagCounters.taskFile(vertex, task));
+        for (int task = 0; task < vertex.tasks().size(); task++) {
+            Counters counters = saved.get(DagCounters.taskFile(vertex.name(), task));
             if (counters != null) {
                 found.add(counters);
             }
