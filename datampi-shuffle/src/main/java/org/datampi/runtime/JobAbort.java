@@ -44,7 +44,7 @@ final class JobAbort {
     private static void report(int rank, Throwable cause) {
         Throwable root = cause instanceof TaskFailedException && cause.getCause() != null ? cause.getCause() : cause;
         String where = cause instanceof TaskFailedException ? cause.getMessage().replaceFirst("(?s) failed: .*", "")
-                : "runtime";
+                : cause instanceof RankLostException ? RankFailureLines.RANK_LOST : "runtime";
         Throwable innermost = root;
         while (innermost.getCause() != null && innermost.getCause() != innermost) {
             innermost = innermost.getCause();

@@ -93,7 +93,7 @@ final class Liveness implements AutoCloseable {
             }
             String silent = silentPeers();
             if (silent != null) {
-                onFailure.accept(new IllegalStateException("Lost " + silent + ": nothing heard for "
+                onFailure.accept(new RankLostException("Lost " + silent + ": nothing heard for "
                         + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s (its host down or unreachable, or the "
                         + "rank stalled; " + ShuffleSettings.LIVENESS_TIMEOUT + " sets the wait)"));
                 return;

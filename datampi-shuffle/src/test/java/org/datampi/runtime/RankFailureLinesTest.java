@@ -1,6 +1,8 @@
 package org.datampi.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -14,6 +16,16 @@ class RankFailureLinesTest {
         assertEquals("datampi: job failed on rank 12 (node07), O task 3: java.io.IOException: boom", line);
         assertEquals(OptionalInt.of(12), RankFailureLines.failedRank(line));
         assertEquals(OptionalInt.empty(), RankFailureLines.failedRank("datampi: O tasks 1/2 done"));
+    }
+
+    /** A lost peer is told from a task's error by where it happened, whatever the cause's text says. */
+    @Test
+    void aLostPeerIsToldFromATasksError() {
+        assertTrue(RankFailureLines.isRankLost(RankFailureLines.failed(0, "node01", RankFailureLines.RANK_LOST,
+                "org.datampi.runtime.RankLostException: Lost rank 3 on node02: nothing heard for 10 s")));
+        assertFalse(RankFailureLines.isRankLost(RankFailureLines.failed(2, "node02", "O task 3",
+                "java.lang.RuntimeException: rank lost: a UDF's own words")));
+        assertFalse(RankFailureLines.isRankLost("mpidrun: job job_1 failed (exit 137)"));
     }
 
     /** Several ranks failing at once interleave their tails: each line is taken only for its own rank. */

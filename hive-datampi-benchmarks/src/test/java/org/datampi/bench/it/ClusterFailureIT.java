@@ -13,23 +13,33 @@ import java.util.concurrent.TimeUnit;
 import org.datampi.bench.it.SimulatedCluster.Result;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A compute host lost in the middle of an INSERT OVERWRITE on three simulated hosts (Open MPI): its ranks killed, or
- * its network taken down. The stage must end within 30 s of the fault with an error that names the lost host, the
+ * its network taken down. With a retry (the default), killed ranks cost the stage a second attempt and the query
+ * succeeds. Without retries (hive.datampi.stage.retries=0: a retry on the same hosts would wait for the one that is
+ * down), the stage must end within 30 s of the fault with an error that names the lost host, the
  * target table must keep its rows, no rank may be left on any host once the host is back, and the next query, with
  * that host left out of the hostfile, must succeed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterFailureIT {
     private static final long FAULT_TO_FAILURE_SECONDS = 30;
-    /** Every row of the source sleeps, so that the stage is still running when the fault comes. */
-    private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE target SELECT v.page, count(*) FROM visits v "
-            + "WHERE reflect('java.lang.Thread', 'sleep', cast(if(v.id % 1000 = 0, 100, 0) AS BIGINT)) IS NULL "
+    /**
+     * Into table %s: every thousandth row of the source sleeps, so that the stage is still running when the fault
+     * comes. (GenericUDFReflect returns "null" for a void method; %% is the format's percent sign.)
+     */
+    private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE %s SELECT v.page, count(*) FROM visits v "
+            + "WHERE reflect('java.lang.Thread', 'sleep', cast(if(v.id %% 1000 = 0, 100, 0) AS BIGINT)) = 'null' "
             + "GROUP BY v.page;";
+    /** Many small splits, so that every host runs O tasks. */
+    private static final String SMALL_SPLITS = "SET hive.input.format=org.apache.hadoop.hive.ql.io.HiveInputFormat; "
+            + "SET mapreduce.input.fileinputformat.split.maxsize=200000; SET tez.grouping.min-size=1; "
+            + "SET tez.grouping.max-size=200000; ";
 
     private SimulatedCluster cluster;
 
@@ -39,7 +49,8 @@ class ClusterFailureIT {
                 "hive-datampi-benchmarks/target/it-cluster-failure"));
         Result tables = cluster.hive("tables", "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
                 + "pos % 97) AS page FROM (SELECT posexplode(split(space(299999), ' '))) t; "
-                + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n;");
+                + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n; "
+                + "CREATE TABLE retried STORED AS ORC AS SELECT 'before' AS page, 0L AS n;");
         assertEquals(0, tables.exit(), tables.output());
     }
 
@@ -52,31 +63,75 @@ class ClusterFailureIT {
     @ValueSource(strings = {"ranks killed", "network down"})
     void aLostHostEndsTheStageAndTheNextQueryRunsWithoutIt(String fault) throws Exception {
         Path log = cluster.logs().resolve("slow-insert-" + fault.replace(' ', '-') + ".log");
-        Process insert = new ProcessBuilder(SimulatedCluster.HOME.resolve("bin/cluster-sim").toString(), "hive",
-                "-e", "SET hive.execution.engine=datampi; SET hive.input.format="
-                        + "org.apache.hadoop.hive.ql.io.HiveInputFormat; SET mapreduce.input.fileinputformat.split."
-                        + "maxsize=200000; SET tez.grouping.min-size=1; SET tez.grouping.max-size=200000; "
-                        + SLOW_INSERT)
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process insert = startSlowInsert(log, "SET hive.datampi.stage.retries=0; " + SLOW_INSERT.formatted("target"));
         try {
             injectAndCheck(fault, log, insert);
         } finally {
-            // A failed check must not leave the query's Hive (and its hold on the metastore) to the next test.
-            insert.descendants().forEach(ProcessHandle::destroyForcibly);
-            insert.destroyForcibly();
+            stop(insert);
         }
     }
 
-    private void injectAndCheck(String fault, Path log, Process insert) throws Exception {
-        // In the middle of the stage: Hive prints its 0% line when it first polls the job, which may be before the
-        // ranks are up (a launch across hosts takes seconds): the fault waits for dmp3's ranks.
+    /**
+     * With a retry (the default), dmp3's ranks killed cost the stage a second attempt on a fresh group over the same
+     * three hosts, and the table gets Hive on MR's rows.
+     */
+    @Test
+    void ranksKilledOnAHostCostARetry() throws Exception {
+        Path log = cluster.logs().resolve("slow-insert-retried.log");
+        Process insert = startSlowInsert(log, SLOW_INSERT.formatted("retried"));
+        try {
+            awaitRanksOfTheStage(log);
+            killRanksOn("dmp3");
+            assertTrue(insert.waitFor(300, TimeUnit.SECONDS), "the query ended:\n" + Files.readString(log));
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            assertEquals(0, insert.exitValue(), "the query succeeded:\n" + output);
+            assertTrue(output.contains("(attempt 1 of 2) lost a rank: ") && output.contains(", attempt 2 of 2"),
+                    "the console says the retry:\n" + output);
+        } finally {
+            stop(insert);
+        }
+        Result datampi = cluster.hive("retried-rows", "SELECT * FROM retried ORDER BY page;");
+        Result mr = cluster.hiveOnMr("retried-rows-mr", "SELECT page, count(*) FROM visits GROUP BY page "
+                + "ORDER BY page;");
+        assertEquals(rows(mr), rows(datampi), "Hive on MR's rows, none twice:\n" + datampi.output());
+        assertEquals(97, rows(datampi).size(), datampi.output());
+    }
+
+    private static Process startSlowInsert(Path log, String statements) throws Exception {
+        return new ProcessBuilder(SimulatedCluster.HOME.resolve("bin/cluster-sim").toString(), "hive", "-e",
+                "SET hive.execution.engine=datampi; " + SMALL_SPLITS + statements)
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** A failed check must not leave the query's Hive (and its hold on the metastore) to the next test. */
+    private static void stop(Process insert) {
+        insert.descendants().forEach(ProcessHandle::destroyForcibly);
+        insert.destroyForcibly();
+    }
+
+    private static List<String> rows(Result result) {
+        return result.output().lines().filter(line -> line.contains("\t")).toList();
+    }
+
+    /**
+     * In the middle of the stage: Hive prints its 0% line when it first polls the job, which may be before the ranks
+     * are up (a launch across hosts takes seconds): the fault waits for dmp3's ranks.
+     */
+    private void awaitRanksOfTheStage(Path log) throws Exception {
         awaitLine(log, "Stage-1 Map 1: ", 180);
         assertTrue(ranksWithin("dmp3", 60), "dmp3 runs ranks of the stage:\n" + Files.readString(log));
         assertTrue(rankDirectoriesWithin("dmp3", 30), "the running ranks' directories are where this test looks");
         TimeUnit.SECONDS.sleep(2);
+    }
+
+    private Result killRanksOn(String host) throws Exception {
+        return cluster.run("kill-" + host, "bash", "-c", "kill -9 " + ranksOn(host).replace('\n', ' '));
+    }
+
+    private void injectAndCheck(String fault, Path log, Process insert) throws Exception {
+        awaitRanksOfTheStage(log);
         long faultAt = System.nanoTime();
-        Result injected = fault.equals("ranks killed")
-                ? cluster.run("kill-dmp3", "bash", "-c", "kill -9 " + ranksOn("dmp3").replace('\n', ' '))
+        Result injected = fault.equals("ranks killed") ? killRanksOn("dmp3")
                 : cluster.exec("link-down-dmp3", "dmp3", "ip", "link", "set", "eth0", "down");
         assertEquals(0, injected.exit(), injected.output());
         boolean ended = insert.waitFor(FAULT_TO_FAILURE_SECONDS + 60, TimeUnit.SECONDS);

@@ -107,6 +107,12 @@ public final class TaskCounters implements Reporter {
         return total;
     }
 
+    /** Removes every saved counters file of the job: those of an attempt that failed, before the next one runs. */
+    public static void clear(Configuration conf, Path submitDir) throws IOException {
+        Path directory = new Path(submitDir, DIRECTORY);
+        directory.getFileSystem(conf).delete(directory, true);
+    }
+
     /** Every saved counters file of the job, by the name it was saved under. */
     public static SortedMap<String, Counters> read(Configuration conf, Path submitDir) throws IOException {
         SortedMap<String, Counters> saved = new TreeMap<>();

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.datampi.hive.session.QuerySession;
 
@@ -86,13 +87,21 @@ public final class HiveDatampiCli {
         }
     }
 
+    /**
+     * Runs the statements of -e or -f, as Hive's CLI does: up to the first that fails, unless hive.cli.errors.ignore
+     * (read before each statement, so that a script may SET it); then the exit code is 1 if any failed.
+     */
     private int runAll(List<String> statements) {
+        boolean failed = false;
         for (String statement : statements) {
             if (!execute(statement)) {
-                return 1;
+                failed = true;
+                if (!session.conf().getBoolVar(HiveConf.ConfVars.CLI_IGNORE_ERRORS)) {
+                    return 1;
+                }
             }
         }
-        return 0;
+        return failed ? 1 : 0;
     }
 
     private int interactive(Path stateDir) throws IOException {
@@ -131,7 +140,7 @@ public final class HiveDatampiCli {
             session.execute(statement).forEach(out::println);
             return true;
         } catch (CommandProcessorException e) {
-            err.println(e.getMessage());
+            // Already on the console (QuerySession.execute).
             return false;
         } catch (RuntimeException e) {
             err.println("FAILED: " + e);

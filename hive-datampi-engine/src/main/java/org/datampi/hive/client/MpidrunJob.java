@@ -32,7 +32,13 @@ final class MpidrunJob {
     private OptionalInt failingRank = OptionalInt.empty();
     /** That rank's log tail: written by the rank pool's reader thread, read by the job's waiter. */
     private final List<String> failingRankLog = new CopyOnWriteArrayList<>();
+    /** Whether the first error is a rank's report of a lost peer; only the rank pool's reader thread writes it. */
+    private volatile boolean reportedRankLost;
+    /** Whether the job failed because a rank was lost rather than by an error of its own; set as it fails. */
+    private volatile boolean rankLost;
     private volatile boolean killed;
+    /** Whether a deadline (start, stage) ended the job. */
+    private volatile boolean pastDeadline;
     private volatile long ranksUp;
     private volatile long oPhaseDone;
     private volatile long aPhaseDone;
@@ -63,6 +69,7 @@ final class MpidrunJob {
                 || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
             firstError = line;
             failingRank = RankFailureLines.failedRank(line);
+            reportedRankLost = RankFailureLines.isRankLost(line);
         } else if (failingRank.isPresent() && failingRankLog.size() < MAX_LOG_LINES) {
             RankFailureLines.logTextOf(failingRank.getAsInt(), line).ifPresent(failingRankLog::add);
         }
@@ -73,9 +80,13 @@ final class MpidrunJob {
         exit.complete(State.SUCCEEDED);
     }
 
-    /** The rank pool ended while this job ran. */
-    void failed(String reason) {
+    /**
+     * The rank pool ended while this job ran, for REASON; PROCESS_LOST when the group lost a process (killed, crashed,
+     * its host's daemon gone) other than by this side's stop.
+     */
+    void failed(String reason, boolean processLost) {
         ended = System.nanoTime();
+        rankLost = isRankLoss(killed || pastDeadline, reportedRankLost, processLost);
         if (killed) {
             if (firstError == null) {
                 firstError = "datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); "
@@ -88,6 +99,21 @@ final class MpidrunJob {
             firstError = reason;
         }
         exit.complete(State.FAILED);
+    }
+
+    /**
+     * Whether a job that failed lost a rank, which is no fault of the job: a process of the group lost (kill -9, a JVM
+     * crash, a host's daemon), whatever its peers reported after it, or a rank's report of a peer it no longer hears
+     * (a host down). Not when this side stopped the job (a kill, a deadline), nor for a rank's report of a task's
+     * error or a rank that exited by itself (out of heap: the same data would do it again).
+     */
+    private static boolean isRankLoss(boolean stoppedHere, boolean reportedRankLost, boolean processLost) {
+        return !stoppedHere && (reportedRankLost || processLost);
+    }
+
+    /** Whether the job failed because a rank was lost ({@link #isRankLoss}): another attempt may succeed. */
+    boolean rankLost() {
+        return rankLost;
     }
 
     /** Completes with the job's end state. */
@@ -164,6 +190,7 @@ final class MpidrunJob {
                 exit.get(seconds, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 if (!met.getAsBoolean() && !exit.isDone()) {
+                    pastDeadline = true;
                     if (firstError == null) {
                         firstError = error.get();
                     }

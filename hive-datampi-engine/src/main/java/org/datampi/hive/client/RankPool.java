@@ -46,6 +46,12 @@ final class RankPool implements AutoCloseable {
      * forgets its ranks does not hold a cluster's memory for ever.
      */
     static final int IDLE_SECONDS = 600;
+    /**
+     * mpidrun passes on mpirun's exit status, which is above this when the group lost a process rather than a rank
+     * reporting an error (1) or running out of heap (3): 128 plus the signal of a rank killed (9) or crashed (6, 11),
+     * as shells report it, or Open MPI's 205 when mpirun lost a host's daemon.
+     */
+    private static final int LOST_PROCESS_EXIT = 128;
 
     private final Process process;
     /**
@@ -60,6 +66,8 @@ final class RankPool implements AutoCloseable {
     private volatile String rankHosts;
     private MpidrunJob current;
     private boolean ended;
+    /** Whether this side stopped the group ({@link #kill}): then a signal in its exit status is its own. */
+    private volatile boolean stopped;
     /** Whether a rank's failure started the abort grace; only the output reader uses it. */
     private boolean abortGraceStarted;
 
@@ -104,6 +112,11 @@ final class RankPool implements AutoCloseable {
         return Optional.of(job);
     }
 
+    /** Whether mpidrun still runs: until then its ranks take a share of the hosts, whether it takes jobs or not. */
+    boolean isRunning() {
+        return process.isAlive();
+    }
+
     synchronized boolean isIdle() {
         return !hasEnded() && current == null;
     }
@@ -127,9 +140,9 @@ final class RankPool implements AutoCloseable {
             }
             int exit = process.waitFor();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
-                    + LauncherOutput.cause(tail()));
+                    + LauncherOutput.cause(tail()), exit > LOST_PROCESS_EXIT && !stopped);
         } catch (IOException | InterruptedException e) {
-            ended("Lost the mpidrun process: " + e);
+            ended("Lost the mpidrun process: " + e, false);
         }
     }
 
@@ -178,7 +191,11 @@ final class RankPool implements AutoCloseable {
         }
     }
 
-    private void ended(String reason) {
+    /**
+     * The group ended: its job, if one ran, failed with REASON; PROCESS_LOST when the group lost a process (a rank
+     * killed or crashed, a host's daemon gone) other than by this side's stop.
+     */
+    private void ended(String reason, boolean processLost) {
         MpidrunJob job;
         synchronized (this) {
             ended = true;
@@ -186,7 +203,7 @@ final class RankPool implements AutoCloseable {
             current = null;
         }
         if (job != null) {
-            job.failed(reason);
+            job.failed(reason, processLost);
         }
     }
 
@@ -225,6 +242,7 @@ final class RankPool implements AutoCloseable {
      * or the caller be interrupted meanwhile, its whole process tree is killed, so that no mpirun outlives it.
      */
     void kill() {
+        stopped = true;
         process.destroy();
         boolean interrupted = false;
         try {

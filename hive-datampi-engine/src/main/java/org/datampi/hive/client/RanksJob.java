@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
 import org.datampi.runtime.JobProgress;
 
@@ -28,13 +30,15 @@ public final class RanksJob {
 
     /**
      * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in the plan's O and A tasks; its
-     * arguments are ARGUMENTS followed by the job's id.
+     * arguments are ARGUMENTS followed by the job's id. While every group of ranks is busy it waits, saying so on
+     * CONSOLE, unless STOPPED holds (a cancelled stage).
      */
-    public static RanksJob start(JobConf job, JobPlan plan, String program, List<String> arguments) {
+    public static RanksJob start(JobConf job, JobPlan plan, String program, List<String> arguments,
+            LogHelper console, BooleanSupplier stopped) {
         String id = DataMPIJobRunner.newJobId().toString();
         List<String> withId = new ArrayList<>(arguments);
         withId.add(id);
-        return new RanksJob(id, DataMPIJobRunner.launch(job, plan, id, program, withId));
+        return new RanksJob(id, StageLaunch.start(job, plan, id, program, withId, console, stopped));
     }
 
     public String id() {
@@ -71,6 +75,6 @@ public final class RanksJob {
     /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */
     public DataMPIJobRunner.JobOutcome outcome() {
         return new DataMPIJobRunner.JobOutcome(process.logDir(), process.rankHosts(), process.failure(),
-                process.timeline(), List.of());
+                process.rankLost(), process.timeline(), List.of());
     }
 }

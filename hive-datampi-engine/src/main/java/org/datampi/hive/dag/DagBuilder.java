@@ -240,6 +240,10 @@ public final class DagBuilder {
         boolean estimated = true;
         for (BaseWork parent : work.getParents(unit)) {
             TezEdgeProperty.EdgeType type = work.getEdgeProperty(parent, unit).getEdgeType();
+            if (type == TezEdgeProperty.EdgeType.CONTAINS) {
+                // The vertex is a member of the union (its rows are the union's), not fed by it.
+                continue;
+            }
             // A union's members send to the vertex as one input.
             List<BaseWork> senders = parent instanceof UnionWork ? unionMembers(work, parent) : List.of(parent);
             for (BaseWork sender : senders) {

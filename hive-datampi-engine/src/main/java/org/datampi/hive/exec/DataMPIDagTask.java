@@ -26,6 +26,7 @@ import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
 import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
+import org.datampi.hive.client.StageAttempts;
 import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.session.DataMPIEngine;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG runs on the
  * session's ranks: the DAG is built as Tez's would be ({@link DagBuilder}), written once into the query's scratch
  * directory, and run on the ranks vertex by vertex, its edges streams of datampi's shuffle
- * ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. A DAG with what the ranks do not
+ * ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. An attempt that lost a rank is
+ * run again on a fresh group ({@link StageAttempts}). A DAG with what the ranks do not
  * run yet (docs/dag-mode.md) is refused before anything is read or written. Any other TezTask (a session on Tez) is
  * Hive's own.
  */
@@ -81,24 +83,33 @@ public final class DataMPIDagTask extends TezTask {
             try (OutputStream out = fs.create(dagFile, false)) {
                 dag.write(out);
             }
-            int oTasks = dag.handedOutTasks();
-            int aTasks = dag.placedTasks();
-            if (cancelled) {
-                throw new HiveException("datampi: " + getId() + " was cancelled before it started");
+            JobPlan plan = JobPlan.of(jobConf, ranks, dag.handedOutTasks(), dag.placedTasks(), true, true);
+            StageAttempts attempts = new StageAttempts(console, conf, getId());
+            while (true) {
+                if (cancelled) {
+                    throw new HiveException("datampi: " + getId() + " was cancelled before it started");
+                }
+                RanksJob job = RanksJob.start(jobConf, plan, DataMPIDagApplication.class.getName(),
+                        List.of(fs.makeQualified(dagFile).toString()), console, () -> cancelled);
+                running = job;
+                if (cancelled) {
+                    job.stopIfRunning();
+                }
+                console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
+                        .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
+                        .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks" + attempts.describeCurrent());
+                display = new DagProgressDisplay(console, conf, getId(), dag, System.currentTimeMillis());
+                success = job.await(display::update);
+                display.finish(success ? DagProgressMonitor.State.SUCCEEDED
+                        : cancelled ? DagProgressMonitor.State.KILLED : DagProgressMonitor.State.FAILED);
+                if (success || !attempts.retryAfter(job.id(), job.outcome(), cancelled)) {
+                    break;
+                }
+                // The failed attempt's group has ended; what its tasks wrote goes, as a failed stage's would.
+                StageAttempts.discardOutputs(conf, getWork().getAllWork());
+                TaskCounters.clear(conf, dagDir);
+                started = System.nanoTime();
             }
-            RanksJob job = RanksJob.start(jobConf, JobPlan.of(jobConf, ranks, oTasks, aTasks, true, true),
-                    DataMPIDagApplication.class.getName(), List.of(fs.makeQualified(dagFile).toString()));
-            running = job;
-            if (cancelled) {
-                job.stopIfRunning();
-            }
-            console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
-                    .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
-                    .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks");
-            display = new DagProgressDisplay(console, conf, getId(), dag, System.currentTimeMillis());
-            success = job.await(display::update);
-            display.finish(success ? DagProgressMonitor.State.SUCCEEDED
-                    : cancelled ? DagProgressMonitor.State.KILLED : DagProgressMonitor.State.FAILED);
             if (success) {
                 summarize(dag, dagDir, ranks);
             }

@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
 import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.session.DataMPIEngine;
+import org.datampi.hive.session.DataMPISettings;
 import org.datampi.hive.session.SessionRanks;
 
 /**
@@ -56,6 +57,7 @@ public final class DataMPITask extends MapRedTask {
             int slots;
             try {
                 slots = JobPlan.slots(job);
+                DataMPISettings.stageRetries(job);
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 // A setting or hostfile the admin must fix: say which, without a stack trace.
                 console.printError("datampi: " + e.getMessage());
@@ -67,6 +69,7 @@ public final class DataMPITask extends MapRedTask {
             // 90 MB hive-exec jar into every stage's submit directory. Jars the user ADDs still travel as tmpjars.
             job.unset(MRJobConfig.JAR);
             HiveConf.setLongVar(job, HiveConf.ConfVars.HIVE_COUNTERS_PULL_INTERVAL, STATUS_POLL_MILLIS);
+            job.set(DataMPIJobRunner.STAGE_ID, getId());
             job.setBoolean(DataMPIJobRunner.LAST_STAGE, getChildTasks() == null || getChildTasks().stream()
                     .noneMatch(child -> child instanceof MapRedTask));
             spreadInputOverRanks(slots);

@@ -36,6 +36,17 @@ public final class DataMPISettings {
     /** Seconds a stage may run before it fails and its ranks are stopped (86400: a day). */
     public static final String STAGE_TIMEOUT = "hive.datampi.stage.timeout";
     /**
+     * How many times a stage that failed because a rank was lost (killed, crashed, its host gone) runs again on a
+     * fresh group of ranks (1); a stage that failed by an error of its own (a throwing UDF, corrupt input) is not.
+     */
+    public static final String STAGE_RETRIES = "hive.datampi.stage.retries";
+    /**
+     * At most this many groups of ranks run at once in one Hive JVM, the CLI's or HiveServer2's (2): a stage that finds
+     * them all busy (Hive's parallel stages, other sessions) waits for one rather than starting more rank JVMs than
+     * the hosts have room for. An administrator sets it in hive-site.xml and locks it with hive.conf.restricted.list.
+     */
+    public static final String GROUPS_MAX = "hive.datampi.groups.max";
+    /**
      * The plan shape: dag (Hive's Tez compiler: a DAG of vertices, docs/dag-mode.md; the default, the faster one) or
      * mapreduce (Hive's MapReduce compiler, the paper's O and A tasks).
      */
@@ -51,7 +62,8 @@ public final class DataMPISettings {
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
+            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES, GROUPS_MAX, PLAN,
+            INPLACE_PROGRESS, PRINT_SUMMARY);
 
     /** The plan shapes {@link #PLAN} takes. */
     public enum PlanShape {
@@ -103,6 +115,30 @@ public final class DataMPISettings {
         }
         throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
                 + ": expected a positive number of seconds");
+    }
+
+    /** How many times a stage that lost a rank runs again ({@link #STAGE_RETRIES}, 1): 0 or more, strictly. */
+    public static int stageRetries(Configuration conf) {
+        return atLeast(conf, STAGE_RETRIES, 1, 0, "0 (no retry) or a positive number of retries");
+    }
+
+    /** How many groups of ranks may run at once in this JVM ({@link #GROUPS_MAX}, 2): 1 or more, strictly. */
+    public static int groupsMax(Configuration conf) {
+        return atLeast(conf, GROUPS_MAX, 2, 1, "a positive number of groups");
+    }
+
+    /** An integer of at least MIN, strictly: anything else is refused, naming the key and what EXPECTED says. */
+    private static int atLeast(Configuration conf, String key, int defaultValue, int min, String expected) {
+        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= min) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected " + expected);
     }
 
     /**

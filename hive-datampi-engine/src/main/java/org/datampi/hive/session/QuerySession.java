@@ -54,7 +54,11 @@ public final class QuerySession implements AutoCloseable {
         return new QuerySession(session);
     }
 
-    /** Runs one statement and returns its result rows as Hive prints them (tab-separated, NULL as NULL). */
+    /**
+     * Runs one statement and returns its result rows as Hive prints them (tab-separated, NULL as NULL). A failure is
+     * on the session's console once, as in Hive's CLI: Hive's Driver prints its own FAILED line; the other commands'
+     * errors (SET, ADD JAR) are printed here.
+     */
     public List<String> execute(String statement) throws CommandProcessorException {
         SessionState.setCurrentSessionState(session);
         String[] tokens = statement.trim().split("\\s+", 2);
@@ -62,7 +66,7 @@ public final class QuerySession implements AutoCloseable {
         try {
             processor = CommandProcessorFactory.get(tokens, session.getConf());
         } catch (SQLException e) {
-            throw new CommandProcessorException("FAILED: " + e.getMessage(), e);
+            throw printed(new CommandProcessorException("FAILED: " + e.getMessage(), e));
         }
         List<String> rows = new ArrayList<>();
         if (processor instanceof IDriver driver) {
@@ -79,9 +83,18 @@ public final class QuerySession implements AutoCloseable {
                 driver.close();
             }
         } else if (processor != null) {
-            processor.run(tokens.length > 1 ? tokens[1] : "");
+            try {
+                processor.run(tokens.length > 1 ? tokens[1] : "");
+            } catch (CommandProcessorException e) {
+                throw printed(e);
+            }
         }
         return rows;
+    }
+
+    private static CommandProcessorException printed(CommandProcessorException e) {
+        SessionState.getConsole().printError(e.getMessage());
+        return e;
     }
 
     public HiveConf conf() {

@@ -1,13 +1,18 @@
 package org.datampi.hive.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-/** The rank pool's side of its group's idle limit, with a process that stands in for mpidrun (cat reads its jobs). */
+/**
+ * The rank pool's side of its group's idle limit, and which failures of its job are a lost rank, with a process that
+ * stands in for mpidrun (cat or a shell reads its jobs).
+ */
 class RankPoolTest {
     @Test
     void aPoolIsRetiredBeforeItsRanksWouldEndByThemselves() throws Exception {
@@ -43,6 +48,48 @@ class RankPoolTest {
             Thread.sleep(2_100);
             assertFalse(pool.isIdle());
             assertFalse(pool.hasEnded(), "a running job keeps its pool");
+        }
+    }
+
+    /** A rank killed (or crashed) by a signal: mpirun's exit status says so, whatever its peers reported after it. */
+    @Test
+    void aRankEndedByASignalIsALostRank() throws Exception {
+        assertTrue(failedJob("echo 'datampi: job failed on rank 0 (h1), O task 2: java.io.IOException: peer gone'; "
+                + "kill -9 $$").rankLost());
+    }
+
+    @Test
+    void aRanksReportOfAPeerItNoLongerHearsIsALostRank() throws Exception {
+        assertTrue(failedJob("echo 'datampi: job failed on rank 0 (h1), rank lost: org.datampi.runtime."
+                + "RankLostException: Lost rank 3 on h2: nothing heard for 10 s'; exit 1").rankLost());
+    }
+
+    /** The job's own error would come again: a throwing task, a rank out of heap (it exits by itself). */
+    @Test
+    void aTasksErrorOrARankOutOfHeapIsNot() throws Exception {
+        assertFalse(failedJob("echo 'datampi: job failed on rank 1 (h1), O task 0: java.lang.RuntimeException: "
+                + "bad row'; exit 1").rankLost());
+        assertFalse(failedJob("echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; exit 3")
+                .rankLost());
+    }
+
+    /** A stop of this side's own (Ctrl-C, a deadline) ends the group by a signal too, and is no lost rank. */
+    @Test
+    void aJobStoppedHereIsNot() throws Exception {
+        try (RankPool pool = RankPool.start(List.of("bash", "-c", "read job; sleep 60"), 60)) {
+            MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            job.kill();
+            assertEquals(MpidrunJob.State.KILLED, job.exit().get(30, TimeUnit.SECONDS));
+            assertFalse(job.rankLost());
+        }
+    }
+
+    /** The job of a group (a shell that stands in for mpidrun) that reads it, runs SCRIPT and ends. */
+    private static MpidrunJob failedJob(String script) throws Exception {
+        try (RankPool pool = RankPool.start(List.of("bash", "-c", "read job; " + script), 60)) {
+            MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            assertEquals(MpidrunJob.State.FAILED, job.exit().get(30, TimeUnit.SECONDS), "the job failed");
+            return job;
         }
     }
 }

@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * bin/hive-datampi as a user runs it, in a process of its own: {@code -e STATEMENTS} on a test's state directory
- * (ROOT/state), its stdout and stderr in one file (ROOT/NAME.out).
+ * (ROOT/state), the ranks' local files under ROOT/local, its stdout and stderr in one file (ROOT/NAME.out).
  */
 record HiveCli(Process process, Path outputFile) {
     private static final Duration STAGE_START = Duration.ofSeconds(120);
@@ -45,7 +46,15 @@ record HiveCli(Process process, Path outputFile) {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         builder.environment().put("HIVE_DATAMPI_HEAP", "1g");
+        // The ranks' spills and job files, where a test can tell that none is left.
+        Files.createDirectories(localDir(root));
+        builder.environment().put("DATAMPI_LOCAL_DIR", localDir(root).toString());
         return new HiveCli(builder.start(), output);
+    }
+
+    /** The ranks' local directory (mpid.local.dir) of the test's sessions. */
+    static Path localDir(Path root) {
+        return root.resolve("local");
     }
 
     private static String shellQuoted(String word) {
@@ -54,13 +63,18 @@ record HiveCli(Process process, Path outputFile) {
 
     /** The ranks, mpirun and mpidrun of the first datampi stage, once it runs. */
     List<ProcessHandle> awaitStageRanks() throws Exception {
+        // Hive's progress line of a MapReduce-shaped stage, or datampi's of a DAG's first vertex.
+        return awaitStageRanks(Pattern.compile("Stage-1 map = |Stage-1 Map 1: "));
+    }
+
+    /** The ranks, mpirun and mpidrun of the running datampi stage, once PROGRESS finds a line of the output. */
+    List<ProcessHandle> awaitStageRanks(Pattern progress) throws Exception {
         long deadline = System.nanoTime() + STAGE_START.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 fail("bin/hive-datampi ended before its stage ran:\n" + output());
             }
-            // Hive's progress line of a MapReduce-shaped stage, or datampi's of a DAG's first vertex.
-            if (output().contains("Stage-1 map = ") || output().contains("Stage-1 Map 1: ")) {
+            if (progress.matcher(output()).find()) {
                 List<ProcessHandle> descendants = new ArrayList<>(process.descendants().toList());
                 if (descendants.stream().anyMatch(p -> p.info().commandLine().orElse("")
                         .contains("org.datampi.runtime.CommonProcess"))) {
@@ -70,7 +84,7 @@ record HiveCli(Process process, Path outputFile) {
             Thread.sleep(200);
         }
         process.destroyForcibly();
-        fail("No datampi stage ran within " + STAGE_START.toSeconds() + " s:\n" + output());
+        fail("No datampi stage reached '" + progress + "' within " + STAGE_START.toSeconds() + " s:\n" + output());
         return List.of();
     }
 

@@ -19,13 +19,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hive.jdbc.HiveStatement;
@@ -127,30 +135,90 @@ class HiveServer2IT {
         }
     }
 
-    /** Two JDBC sessions at once, each on datampi: both get MR's answers. */
+    /**
+     * Two JDBC sessions at once, 20 queries each with Hive's parallel stages (one session in the DAG shape, the other
+     * in the MapReduce shape, whose UNION ALL of two aggregations is two stages run in parallel), under a cap of one
+     * group of ranks: every answer equals MR's, the server never runs more than one group at a time, and
+     * stages did wait for it.
+     */
     @Test
-    void twoConcurrentSessionsGetTheAnswersOfMr() throws Exception {
-        List<String> expected = rowsOnMr(JOIN);
+    void twoSessionsWithParallelStagesGetTheAnswersOfMrWithinTheCapOnGroups() throws Exception {
+        String union = "SELECT category, count(*) FROM sales WHERE id % 2 = 0 GROUP BY category UNION ALL "
+                + "SELECT category, count(*) FROM sales WHERE id % 2 = 1 GROUP BY category";
+        List<String> queries = List.of(GROUP_BY, JOIN, union);
+        Map<String, List<String>> expected = new HashMap<>();
+        for (String query : queries) {
+            expected.put(query, sorted(rowsOnMr(query)));
+        }
+        AtomicInteger mostGroups = new AtomicInteger();
+        AtomicReference<List<String>> busiest = new AtomicReference<>(List.of());
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                List<String> launchers = launchersRunning();
+                if (launchers.size() > mostGroups.get()) {
+                    mostGroups.set(launchers.size());
+                    busiest.set(launchers);
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        sampler.start();
         ExecutorService clients = Executors.newFixedThreadPool(2);
         try {
-            List<Future<List<String>>> answers = new ArrayList<>();
-            for (int session = 0; session < 2; session++) {
-                answers.add(clients.submit(() -> {
+            List<Future<Boolean>> sessions = new ArrayList<>();
+            for (String shape : List.of("dag", "mapreduce")) {
+                sessions.add(clients.submit(() -> {
+                    boolean waited = false;
                     try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-                        statement.execute("SET hive.execution.engine=datampi");
-                        List<String> rows = rows(statement, JOIN);
-                        assertTrue(String.join("\n", ((HiveStatement) statement).getQueryLog())
-                                .contains("job_datampi"), "the session's join ran on datampi");
-                        return rows;
+                        for (String setting : List.of("hive.execution.engine=datampi", "hive.datampi.plan=" + shape,
+                                "hive.exec.parallel=true", "hive.datampi.groups.max=1")) {
+                            statement.execute("SET " + setting);
+                        }
+                        for (int i = 0; i < 20; i++) {
+                            String query = queries.get(i % queries.size());
+                            assertEquals(expected.get(query), sorted(rows(statement, query)), shape + " " + query);
+                            String log = String.join("\n", ((HiveStatement) statement).getQueryLog());
+                            assertTrue(log.contains("job_datampi"), "ran on datampi: " + log);
+                            waited |= log.contains("waits for a free group of ranks");
+                        }
                     }
+                    return waited;
                 }));
             }
-            for (Future<List<String>> answer : answers) {
-                assertEquals(expected, answer.get(5, TimeUnit.MINUTES));
+            boolean waited = false;
+            for (Future<Boolean> session : sessions) {
+                waited |= session.get(10, TimeUnit.MINUTES);
             }
+            assertTrue(waited, "stages waited for the one group");
         } finally {
             clients.shutdownNow();
+            sampling.set(false);
+            sampler.join();
         }
+        assertEquals(1, mostGroups.get(), "groups of ranks at once: " + busiest.get());
+    }
+
+    /**
+     * The groups of ranks the server runs: the launchers (mpirun) whose children are rank JVMs. A rank's own child
+     * (Hadoop's Shell, between posix_spawn and exec) briefly carries the rank's command line: it is no launcher.
+     */
+    private List<String> launchersRunning() {
+        Set<Long> ranks = server.descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("/java")
+                        && p.info().commandLine().orElse("").contains("org.datampi.runtime.CommonProcess"))
+                .map(ProcessHandle::pid).collect(Collectors.toSet());
+        return ranks.stream().map(rank -> ProcessHandle.of(rank).flatMap(ProcessHandle::parent))
+                .flatMap(Optional::stream).filter(parent -> !ranks.contains(parent.pid())).distinct()
+                .map(parent -> parent.pid() + " " + parent.info().command().orElse("?")).toList();
+    }
+
+    private static List<String> sorted(List<String> rows) {
+        return rows.stream().sorted().toList();
     }
 
     /** Statement.cancel() of a running query stops its ranks at once; the session goes on. */

@@ -136,6 +136,10 @@ public final class QueryCorpus {
                         + "2 PRECEDING AND CURRENT ROW) FROM sales_orc"),
                 query("union all", false, "SELECT category, count(*) FROM (SELECT category FROM sales_orc WHERE qty > 40 "
                         + "UNION ALL SELECT category FROM sales_text WHERE qty < 0) u GROUP BY category"),
+                // Two aggregations of one scan (Hive's shared work) whose reduce vertices are the union's members.
+                query("union all of aggregations", false, "SELECT category, count(*) FROM sales_orc WHERE qty > 40 "
+                        + "GROUP BY category UNION ALL SELECT category, count(*) FROM sales_orc WHERE qty <= 40 "
+                        + "GROUP BY category"),
                 query("scalar subquery", false, "SELECT name, amount FROM sales_orc WHERE amount > "
                         + "(SELECT avg(amount) FROM sales_orc) AND qty = 7"),
                 query("decimal, date and timestamp", false, "SELECT year(d), month(d), sum(amount * 1.5), max(ts), "

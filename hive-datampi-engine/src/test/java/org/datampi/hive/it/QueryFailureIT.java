@@ -1,6 +1,7 @@
 package org.datampi.hive.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -176,6 +177,8 @@ class QueryFailureIT {
     }
 
     private void assertUnchangedAndHealthy() throws InterruptedException {
+        // An error of the query's own (a UDF, corrupt input, out of heap, a deadline) is not worth another attempt.
+        assertFalse(hive.consoleText().contains("runs again on a fresh group"), hive.consoleText());
         // First, before the next query starts ranks again: the failed job's ranks, warm or not, are gone.
         assertNoRankLeft();
         assertEquals(List.of("1\t1.50", "2\t2.50"), hive.query("SELECT * FROM target ORDER BY id"));

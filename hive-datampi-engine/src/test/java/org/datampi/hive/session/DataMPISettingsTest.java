@@ -25,4 +25,34 @@ class DataMPISettingsTest {
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> PlanShape.of(conf));
         assertEquals("Invalid value 'graph' for hive.datampi.plan: expected dag or mapreduce", error.getMessage());
     }
+
+    @Test
+    void aStageIsRetriedOnceByDefaultAndRetriesAreANumberOfAtLeastZero() {
+        Configuration conf = new Configuration(false);
+        assertEquals(1, DataMPISettings.stageRetries(conf));
+        conf.set(DataMPISettings.STAGE_RETRIES, " 0 ");
+        assertEquals(0, DataMPISettings.stageRetries(conf));
+        conf.set(DataMPISettings.STAGE_RETRIES, "3");
+        assertEquals(3, DataMPISettings.stageRetries(conf));
+        for (String wrong : new String[] {"-1", "once", "1.5"}) {
+            conf.set(DataMPISettings.STAGE_RETRIES, wrong);
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                    () -> DataMPISettings.stageRetries(conf));
+            assertEquals("Invalid value '" + wrong + "' for hive.datampi.stage.retries: expected 0 (no retry) or a "
+                    + "positive number of retries", error.getMessage());
+        }
+    }
+
+    @Test
+    void twoGroupsOfRanksByDefaultAndAtLeastOne() {
+        Configuration conf = new Configuration(false);
+        assertEquals(2, DataMPISettings.groupsMax(conf));
+        conf.set(DataMPISettings.GROUPS_MAX, "1");
+        assertEquals(1, DataMPISettings.groupsMax(conf));
+        conf.set(DataMPISettings.GROUPS_MAX, "0");
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.groupsMax(conf));
+        assertEquals("Invalid value '0' for hive.datampi.groups.max: expected a positive number of groups",
+                error.getMessage());
+    }
 }

@@ -1,0 +1,108 @@
+package org.datampi.hive.client;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
+import org.apache.hadoop.mapred.JobConf;
+import org.datampi.hive.session.DataMPISettings;
+
+/**
+ * How a stage's job reaches the ranks, either plan shape: the mpidrun command of the stage's launch settings (this
+ * checkout's bin/mpidrun, the engine's jar and classpath), the group that takes it ({@link RankPools}), and the
+ * job's deadlines.
+ */
+final class StageLaunch {
+    private StageLaunch() {
+    }
+
+    /**
+     * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class with the
+     * static setUpJob and main that CommonProcess calls) with its ARGUMENTS, in O and A tasks by the plan, under the
+     * job's start and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), the job
+     * waits, saying so on CONSOLE, until STOPPED holds or the stage's deadline passes.
+     */
+    static MpidrunJob start(JobConf job, JobPlan plan, String jobId, String program, List<String> arguments,
+            LogHelper console, BooleanSupplier stopped) {
+        List<String> jobArguments = new ArrayList<>(List.of("--job-id", jobId, "-O", Integer.toString(plan.oTasks()),
+                "-A", Integer.toString(plan.aTasks()), program));
+        jobArguments.addAll(arguments);
+        long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
+        long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
+        int groups = DataMPISettings.groupsMax(job);
+        MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), groups, jobId, jobArguments,
+                () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: all " + groups
+                        + " of this JVM's are busy (" + DataMPISettings.GROUPS_MAX + "=" + groups + ")"),
+                stopped, stageTimeout);
+        process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
+                + (job.get(DataMPISettings.HOSTFILE) == null ? ""
+                        : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
+        process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
+        return process;
+    }
+
+    /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */
+    private static List<String> launchCommand(JobConf job, JobPlan plan) {
+        Path home = datampiHome();
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
+                "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
+                Integer.toString(plan.slots())));
+        addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
+        addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
+        addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
+        if (JobPlan.oversubscribe(job)) {
+            command.add("--oversubscribe");
+        }
+        if (job.get(DataMPISettings.MEM_USED_PERCENT) != null) {
+            command.addAll(List.of("-D", "mpid.memusedpercent=" + job.get(DataMPISettings.MEM_USED_PERCENT).trim()));
+        }
+        if (job.get(DataMPISettings.SEND_QUEUE) != null) {
+            command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
+        }
+        command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
+        return command;
+    }
+
+    private static boolean reuseRanks(JobConf job) {
+        return DataMPISettings.flag(job, DataMPISettings.REUSE_RANKS, true);
+    }
+
+    private static void addIfSet(List<String> command, String option, String value) {
+        if (value != null && !value.isBlank()) {
+            command.addAll(List.of(option, value.trim()));
+        }
+    }
+
+    /** Where this checkout (bin/mpidrun) is: the datampi.home property, else DATAMPI_HOME. */
+    static Path datampiHome() {
+        String home = System.getProperty("datampi.home", System.getenv("DATAMPI_HOME"));
+        if (home == null || !Files.isExecutable(Path.of(home, "bin/mpidrun"))) {
+            throw new IllegalStateException("Set DATAMPI_HOME (or -Ddatampi.home) to the hive-datampi directory "
+                    + "that holds bin/mpidrun; it is '" + home + "'");
+        }
+        return Path.of(home);
+    }
+
+    /** This module's jar (or class directory, when run from a build). */
+    private static Path engineJar() {
+        try {
+            return Path.of(StageLaunch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("Cannot locate the engine's jar", e);
+        }
+    }
+
+    /** Hive's and Hadoop's jars for the ranks: the engine's runtime dependencies. */
+    private static String engineClasspath(Path home) {
+        Path lib = home.resolve("hive-datampi-engine/target/lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException(lib + " is missing; run bin/setup");
+        }
+        return lib + File.separator + "*";
+    }
+}

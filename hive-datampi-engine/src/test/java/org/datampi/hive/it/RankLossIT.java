@@ -1,0 +1,182 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A rank killed (kill -9) in the middle of an INSERT OVERWRITE run by bin/hive-datampi, in the O phase or the A phase,
+ * in either plan shape. With hive.datampi.stage.retries=1 (the default) the stage runs again on a fresh group and the
+ * query succeeds with Hive on MR's answer, the retry shown on the console; with 0 it fails within seconds naming the
+ * killed rank, the target keeps its rows, no process of the group and no file of its ranks is left, and the session's
+ * next query succeeds.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RankLossIT {
+    /**
+     * Into table %s: each of the 40 rows sleeps 300 ms in the map side, a 12 s O phase. (GenericUDFReflect returns
+     * "null" for a void method.)
+     */
+    private static final String SLOW_MAP_INSERT = "INSERT OVERWRITE TABLE %s SELECT page, count(*) FROM visits "
+            + "WHERE reflect('java.lang.Thread', 'sleep', cast(300 + id - id AS BIGINT)) = 'null' GROUP BY page;";
+    /** Into table %s: each of the 8 groups sleeps 2 s behind the shuffle, an A phase of seconds after a quick O phase. */
+    private static final String SLOW_REDUCE_INSERT = "INSERT OVERWRITE TABLE %s SELECT page, n FROM (SELECT page, "
+            + "count(*) AS n FROM visits GROUP BY page) t "
+            + "WHERE reflect('java.lang.Thread', 'sleep', cast(2000 + n - n AS BIGINT)) = 'null';";
+    /** The query's answer, labelled, as the test reads it back: from the target, and from Hive on MR. */
+    private static final String ANSWERS = "SELECT 'datampi', page, n FROM target ORDER BY page; "
+            + "SET hive.execution.engine=mr; SELECT 'mr', page, count(*) FROM visits GROUP BY page ORDER BY page;";
+    private static final Pattern O_PHASE = Pattern.compile("Stage-1 Map 1: 0\\(\\+1\\)/1|Stage-1 map = ");
+    private static final Pattern A_PHASE = Pattern.compile("Stage-1 Map 1: (\\d+)/\\1, Reducer 2: 0/");
+    /** From the kill to the FAILED line, without retries. */
+    private static final long FAILURE_SECONDS = 10;
+
+    private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-rank-loss");
+
+    @BeforeAll
+    void createTables() throws Exception {
+        FileUtil.fullyDelete(root.toFile());
+        Files.createDirectories(root);
+        HiveCli setup = HiveCli.start(root, "setup", "SET hive.execution.engine=mr;"
+                + "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', pos % 8) AS page "
+                + "FROM (SELECT posexplode(split(space(39), ' '))) t;"
+                + "CREATE TABLE target (page STRING, n BIGINT); INSERT INTO target VALUES ('before', 0);"
+                + "CREATE TABLE kept (page STRING, n BIGINT); INSERT INTO kept VALUES ('before', 0);");
+        assertEquals(0, setup.awaitExit(), setup.output());
+    }
+
+    @Test
+    void aRankLostInTheOPhaseCostsARetryNotTheQuery() throws Exception {
+        assertRetried("o-phase", "", SLOW_MAP_INSERT, O_PHASE);
+    }
+
+    @Test
+    void aRankLostInTheAPhaseCostsARetryNotTheQuery() throws Exception {
+        assertRetried("a-phase", "", SLOW_REDUCE_INSERT, A_PHASE);
+    }
+
+    @Test
+    void aMapReduceShapedStageIsRetriedToo() throws Exception {
+        assertRetried("mapreduce", "SET hive.datampi.plan=mapreduce;", SLOW_MAP_INSERT, O_PHASE);
+    }
+
+    @Test
+    void withoutRetriesTheQueryFailsNamingTheRankAndTheSessionGoesOn() throws Exception {
+        // A table of its own: the other tests write the target.
+        HiveCli cli = HiveCli.start(root, "no-retry", "SET hive.cli.errors.ignore=true; "
+                + "SET hive.datampi.stage.retries=0; SET hive.execution.engine=datampi; "
+                + SLOW_MAP_INSERT.formatted("kept") + "SELECT 'target', page, n FROM kept; "
+                + "SELECT 'next', count(DISTINCT page) FROM visits; "
+                + "SET hive.execution.engine=mr; SELECT 'mr', count(DISTINCT page) FROM visits;");
+        List<ProcessHandle> group = cli.awaitStageRanks(O_PHASE);
+        int rank = killOneRank(group);
+        long killed = System.nanoTime();
+        while (!cli.output().contains("FAILED:") && cli.process().isAlive()
+                && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(60)) {
+            Thread.sleep(100);
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+        assertTrue(seconds <= FAILURE_SECONDS, "the stage failed " + seconds + " s after the kill:\n" + cli.output());
+        assertAllGone(group, cli);
+        cli.awaitExit();
+        String output = cli.output();
+        String failed = output.lines().filter(line -> line.startsWith("FAILED:")).findFirst().orElseThrow();
+        assertTrue(failed.matches(".*\\brank " + rank + "\\b.*signal 9.*"), "names the killed rank " + rank
+                + " and its signal: " + failed);
+        assertFalse(output.contains("runs again"), "no retry:\n" + output);
+        assertEquals(List.of("before\t0"), labelled(output, "target"), "the target keeps its rows:\n" + output);
+        assertEquals(labelled(output, "mr"), labelled(output, "next"), "the next query:\n" + output);
+        assertTrue(output.contains("datampi: Stage-1 "), "it ran on datampi:\n" + output);
+        assertNoLocalFileLeft();
+    }
+
+    /** SETTINGS, then STATEMENT with a rank killed once PHASE shows: it runs again and gives MR's answer. */
+    private void assertRetried(String name, String settings, String statement, Pattern phase) throws Exception {
+        HiveCli cli = HiveCli.start(root, name, "SET hive.execution.engine=datampi; " + settings
+                + statement.formatted("target") + ANSWERS);
+        List<ProcessHandle> group = cli.awaitStageRanks(phase);
+        int rank = killOneRank(group);
+        assertEquals(0, cli.awaitExit(), cli.output());
+        String output = cli.output();
+        Matcher lost = Pattern.compile("datampi: Stage-1 \\S+ \\(attempt 1 of 2\\) lost a rank: .*\\brank " + rank
+                + "\\b.*signal 9.*").matcher(output);
+        assertTrue(lost.find(), "the console says which rank was lost, and that it was attempt 1 of 2:\n" + output);
+        assertTrue(output.contains("datampi: Stage-1 runs again on a fresh group of ranks (attempt 2 of 2, "
+                + "hive.datampi.stage.retries=1)"), output);
+        assertAllGone(group, cli);
+        List<String> answer = labelled(output, "datampi");
+        assertFalse(answer.isEmpty() || answer.contains("before\t0"), "the target was written:\n" + output);
+        assertEquals(labelled(output, "mr"), answer, "the same rows as Hive on MR, none twice:\n" + output);
+        assertNoLocalFileLeft();
+    }
+
+    /** Kills the rank JVM of the group with the highest pid; returns its MPI rank. */
+    private static int killOneRank(List<ProcessHandle> group) throws Exception {
+        ProcessHandle rank = group.stream()
+                .filter(p -> p.info().command().orElse("").endsWith("/java")
+                        && p.info().commandLine().orElse("").contains("org.datampi.runtime.CommonProcess"))
+                .max(Comparator.comparingLong(ProcessHandle::pid))
+                .orElseThrow(() -> new AssertionError("no rank among " + group));
+        int number = mpiRank(rank.pid());
+        Process kill = new ProcessBuilder("kill", "-9", String.valueOf(rank.pid())).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -9 " + rank.pid());
+        return number;
+    }
+
+    /** A rank's number in MPI_COMM_WORLD, from the environment its launcher gave it (Open MPI's, or MPICH's PMI). */
+    private static int mpiRank(long pid) throws IOException {
+        String environment = new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "environ")),
+                StandardCharsets.UTF_8);
+        for (String variable : environment.split("\0")) {
+            if (variable.startsWith("OMPI_COMM_WORLD_RANK=") || variable.startsWith("PMI_RANK=")) {
+                return Integer.parseInt(variable.substring(variable.indexOf('=') + 1));
+            }
+        }
+        throw new AssertionError("process " + pid + " has no MPI rank in its environment");
+    }
+
+    /** The rows printed with LABEL as their first column, without it. */
+    private static List<String> labelled(String output, String label) {
+        return output.lines().filter(line -> line.startsWith(label + "\t"))
+                .map(line -> line.substring(label.length() + 1)).toList();
+    }
+
+    private static void assertAllGone(List<ProcessHandle> group, HiveCli cli) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FAILURE_SECONDS);
+        while (group.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        List<String> alive = group.stream().filter(ProcessHandle::isAlive)
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
+        if (!alive.isEmpty()) {
+            fail("the lost attempt's group is still running: " + alive + "\n" + cli.output());
+        }
+    }
+
+    /** Once the session has ended: nothing of any rank under the local directory but the user's own directory. */
+    private void assertNoLocalFileLeft() throws IOException {
+        Path localDir = HiveCli.localDir(root);
+        Path user = localDir.resolve("datampi-" + System.getProperty("user.name"));
+        try (Stream<Path> all = Files.walk(localDir)) {
+            List<Path> left = all.filter(path -> !path.equals(localDir) && !path.equals(user)).toList();
+            assertTrue(left.isEmpty(), "no spill file or rank directory stays on disk: " + left);
+        }
+    }
+}
