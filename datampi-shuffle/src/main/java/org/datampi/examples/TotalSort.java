@@ -18,7 +18,8 @@ import org.datampi.mpid.MpidConf;
  * to key order, and each A task writes {@code OUTDIR/part-A} with "hex key TAB hex value" lines. Concatenating the
  * parts in A task order gives every record sorted by unsigned key bytes.
  *
- * <p>Arguments: {@code OUTDIR RECORDS_PER_O_TASK SEED}.
+ * <p>Arguments: {@code OUTDIR RECORDS_PER_O_TASK SEED [skewed]} (skewed: every other key the same, {@link
+ * GeneratedRecords}).
  */
 public final class TotalSort {
     private TotalSort() {
@@ -26,8 +27,9 @@ public final class TotalSort {
 
     public static void main(String[] args) throws MPI_D_Exception, IOException {
         if (args.length < 3) {
-            throw new IllegalArgumentException("Usage: TotalSort OUTDIR RECORDS_PER_O_TASK SEED");
+            throw new IllegalArgumentException("Usage: TotalSort OUTDIR RECORDS_PER_O_TASK SEED [skewed]");
         }
+        boolean skewed = args.length > 3 && args[3].equals("skewed");
         Path out = Path.of(args[0]);
         long records = Long.parseLong(args[1]);
         long seed = Long.parseLong(args[2]);
@@ -37,7 +39,8 @@ public final class TotalSort {
                 MpidConf.VALUE_CLASS, MpidConf.BYTES,
                 MpidConf.PARTITIONER_CLASS, KeyRangePartitioner.class.getName()));
         if (MPI_D.COMM_BIPARTITE_O != null) {
-            GeneratedRecords generator = new GeneratedRecords(seed, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
+            GeneratedRecords generator = new GeneratedRecords(seed, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O),
+                    skewed);
             for (long i = 0; i < records; i++) {
                 int length = generator.nextKey();
                 byte[] key = Arrays.copyOf(generator.key(), length);

@@ -16,7 +16,8 @@ public final class TaskConf {
     private static final Set<String> KEYS = Set.of(MpidConf.KEY_CLASS, MpidConf.VALUE_CLASS,
             MpidConf.COMPARATOR_CLASS, MpidConf.PARTITIONER_CLASS, MpidConf.COMBINER_CLASS);
     private static final Set<String> JOB_KEYS = Set.of(ShuffleSettings.MEM_USED_PERCENT, ShuffleSettings.SEND_QUEUE,
-            ShuffleSettings.BLOCK_SIZE, ShuffleSettings.COMPRESSION, ShuffleSettings.LOCAL_DIR);
+            ShuffleSettings.BLOCK_SIZE, ShuffleSettings.COMPRESSION, ShuffleSettings.LOCAL_DIR,
+            ShuffleSettings.LIVENESS_TIMEOUT, ShuffleSettings.MERGE_FACTOR);
 
     private final Map<String, String> conf;
     private final KeyValueSerde keySerde;

@@ -168,10 +168,14 @@ public final class CommonProcess {
             shuffle.signOff();
             shuffle.engine().drainAndStop();
             log.info("Rank {} done: {}, {} blocks ({} bytes) sent, {} spills ({} bytes), "
-                    + "peak receive cache {} bytes, peak RSS {} bytes", rank, tasksRun,
+                    + "{} merge passes, at most {} spill files open at once, peak send blocks {} of {} bytes, "
+                    + "peak receive cache {} of {} bytes, peak RSS {} bytes", rank, tasksRun,
                     shuffle.engine().blocksSent(), shuffle.engine().bytesSent(),
                     shuffle.receiveBuffers().spillCount(), shuffle.receiveBuffers().spilledBytes(),
-                    shuffle.receiveBuffers().peakMemoryBytes(), ProcessMemory.peakResidentBytes());
+                    shuffle.receiveBuffers().mergePasses(), spillFiles.mostOpenAtOnce(),
+                    shuffle.memory().peakSendBytes(), shuffle.memory().sendBudget(),
+                    shuffle.memory().peakReceiveBytes(), shuffle.memory().receiveBudget(),
+                    ProcessMemory.peakResidentBytes());
         } catch (Throwable t) {
             JobAbort.abort(rank, t, spillFiles::close);
         }

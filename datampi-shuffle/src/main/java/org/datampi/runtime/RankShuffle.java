@@ -18,12 +18,14 @@ import org.datampi.mpid.TaskConf;
 import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.shuffle.buffer.BufferPool;
 import org.datampi.shuffle.buffer.ReceiveBufferManager;
+import org.datampi.shuffle.buffer.ShuffleMemory;
 import org.datampi.shuffle.codec.BlockCodec;
 import org.datampi.shuffle.engine.BlockEncoder;
 import org.datampi.shuffle.engine.MessageTag;
 import org.datampi.shuffle.engine.ReceivedBlock;
 import org.datampi.shuffle.engine.ShuffleEngine;
 import org.datampi.shuffle.spill.SpillFiles;
+import org.datampi.transport.MpiTransport;
 
 /**
  * One process's part of the job's shuffle: the engine, the receive buffers of the A tasks this process runs
@@ -37,6 +39,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     private final int rank;
     private final int size;
     private final BufferPool pool;
+    private final ShuffleMemory memory;
     private final ShuffleEngine engine;
     private final ReceiveBufferManager receiveBuffers;
     private final Liveness liveness;
@@ -54,8 +57,9 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         BlockCodec codec = settings.codec();
         this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
-        this.receiveBuffers = new ReceiveBufferManager(settings.receiveBudgetBytes(), spillFiles);
-        this.engine = new ShuffleEngine(size, pool, settings.sendQueue(), this, onFailure);
+        this.memory = ShuffleMemory.of(settings.memoryBudgetBytes());
+        this.receiveBuffers = new ReceiveBufferManager(memory, spillFiles, settings.mergeFactor());
+        this.engine = new ShuffleEngine(MpiTransport.INSTANCE, size, pool, settings.sendQueue(), this, onFailure);
         this.liveness = new Liveness(jobId, rank, size, host, engine, Duration.ofSeconds(settings.livenessTimeoutSeconds()),
                 onFailure);
     }
@@ -73,6 +77,11 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     BufferPool pool() {
         return pool;
+    }
+
+    /** The heap memory of this rank's shuffle, its send blocks and received runs. */
+    ShuffleMemory memory() {
+        return memory;
     }
 
     ReceiveBufferManager receiveBuffers() {
@@ -184,6 +193,12 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             case MessageTag.SIGNING_OFF -> liveness.signedOff(source, payload);
             default -> throw new IllegalStateException("Unknown message tag " + tag + " from rank " + source);
         }
+    }
+
+    /** While received data is over its share and being spilled, the engine takes in no more. */
+    @Override
+    public boolean receivePaused() {
+        return receiveBuffers.receivePaused();
     }
 
     private synchronized void onKeyOrder(int source, ByteBuffer payload) {

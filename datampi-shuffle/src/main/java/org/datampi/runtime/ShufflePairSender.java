@@ -39,7 +39,7 @@ final class ShufflePairSender implements PairSender {
         shuffle.announceKeyOrder(conf.keyOrder());
         BlockEncoder encoder = new BlockEncoder(settings.codec(), conf.comparator(), conf.blockCombiner(),
                 shuffle.pool());
-        this.blocks = new SendPartitionList(partitions, settings.blockSize(), (partition, block) ->
+        this.blocks = new SendPartitionList(partitions, settings.blockSize(), shuffle.memory(), (partition, block) ->
                 shuffle.sendBlock(rankOfPartition.applyAsInt(partition), encoder.encode(firstPartition + partition,
                         block)));
     }

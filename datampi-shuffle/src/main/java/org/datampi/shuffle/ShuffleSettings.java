@@ -12,27 +12,32 @@ import org.datampi.shuffle.codec.BlockCodec;
 /**
  * The job-wide settings of the shuffle engine, read once per process (mpidrun passes them as -D system properties).
  *
- * @param memUsedPercent share of the heap that received data may occupy before it is spilled (paper: 0.4)
+ * @param memUsedPercent share of the heap for the shuffle's data (paper: 0.4): a quarter for the blocks being filled,
+ *     the rest for received data, which spills beyond it (ShuffleMemory)
  * @param sendQueue how many encoded blocks may wait for or be in transfer per process (paper: at least 6)
  * @param blockSize bytes of serialized pairs per send block of a partition
  * @param codec compression of blocks on the wire
  * @param localDir where this process spills sorted runs
  * @param livenessTimeoutSeconds how long a rank may go unheard before the job fails as having lost it
+ * @param mergeFactor at most this many spilled runs of a partition are read at once; more are merged down first
  */
 public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSize, BlockCodec codec, Path localDir,
-        int livenessTimeoutSeconds) {
+        int livenessTimeoutSeconds, int mergeFactor) {
     public static final String MEM_USED_PERCENT = "mpid.memusedpercent";
     public static final String SEND_QUEUE = "mpid.sendqueue";
     public static final String BLOCK_SIZE = "mpid.block.size";
     public static final String COMPRESSION = "mpid.compression";
     public static final String LOCAL_DIR = "mpid.local.dir";
     public static final String LIVENESS_TIMEOUT = "mpid.liveness.timeout";
+    public static final String MERGE_FACTOR = "mpid.merge.factor";
 
     public static final double DEFAULT_MEM_USED_PERCENT = 0.4;
     public static final int DEFAULT_SEND_QUEUE = 6;
     public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
     /** Seconds: well past a full GC of a rank's heap, well inside the 30 s within which a lost host must end a job. */
     public static final int DEFAULT_LIVENESS_TIMEOUT = 15;
+    /** Tez's tez.runtime.io.sort.factor: far below a process's usual 1,024 open files. */
+    public static final int DEFAULT_MERGE_FACTOR = 100;
     private static final int MIN_BLOCK_SIZE = 4 * 1024;
     private static final int MAX_BLOCK_SIZE = 64 * 1024 * 1024;
 
@@ -52,6 +57,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
         if (livenessTimeoutSeconds < 2) {
             throw invalid(LIVENESS_TIMEOUT, String.valueOf(livenessTimeoutSeconds), "seconds >= 2, e.g. 15");
         }
+        if (mergeFactor < 2) {
+            throw invalid(MERGE_FACTOR, String.valueOf(mergeFactor), "an integer >= 2, e.g. 100");
+        }
     }
 
     /** Reads the settings from a lookup (system properties in a rank), with the documented defaults. */
@@ -69,15 +77,17 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
                         v -> true, "one of none, lz4, zstd"),
                 localDir == null || localDir.isBlank() ? defaultLocalDir : Path.of(localDir),
                 parse(lookup, LIVENESS_TIMEOUT, DEFAULT_LIVENESS_TIMEOUT, Integer::valueOf, v -> v >= 2,
-                        "seconds >= 2, e.g. 15"));
+                        "seconds >= 2, e.g. 15"),
+                parse(lookup, MERGE_FACTOR, DEFAULT_MERGE_FACTOR, Integer::valueOf, v -> v >= 2,
+                        "an integer >= 2, e.g. 100"));
     }
 
     public static ShuffleSettings fromSystemProperties() {
         return from(System::getProperty, Path.of(System.getProperty("java.io.tmpdir")));
     }
 
-    /** The memory budget for received data in bytes. */
-    public long receiveBudgetBytes() {
+    /** The shuffle's memory budget in bytes, its share of this process's heap. */
+    public long memoryBudgetBytes() {
         return (long) (Runtime.getRuntime().maxMemory() * memUsedPercent);
     }
 

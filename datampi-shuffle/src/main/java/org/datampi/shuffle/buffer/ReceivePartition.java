@@ -29,20 +29,40 @@ final class ReceivePartition {
     }
 
     List<RunCursor> memoryCursors() {
-        List<RunCursor> cursors = new ArrayList<>(memoryRuns.size());
-        for (byte[] run : memoryRuns) {
+        return memoryCursors(memoryRuns.size());
+    }
+
+    /** How many runs are in memory: a spill takes these, while later ones may arrive. */
+    int memoryRunCount() {
+        return memoryRuns.size();
+    }
+
+    /** Cursors over the first COUNT memory runs. */
+    List<RunCursor> memoryCursors(int count) {
+        List<RunCursor> cursors = new ArrayList<>(count);
+        for (byte[] run : memoryRuns.subList(0, count)) {
             cursors.add(new MemoryRunCursor(run, run.length));
         }
         return cursors;
     }
 
-    /** Replaces the memory runs by the spilled run made from them; returns the bytes freed. */
-    long replaceMemoryRunsWith(SpilledRun run) {
-        long freed = memoryBytes;
-        memoryRuns.clear();
-        memoryBytes = 0;
+    /** Replaces the first COUNT memory runs by the spilled run made from them; returns the bytes freed. */
+    long replaceMemoryRunsWith(int count, SpilledRun run) {
+        List<byte[]> spilled = memoryRuns.subList(0, count);
+        long freed = 0;
+        for (byte[] memoryRun : spilled) {
+            freed += memoryRun.length;
+        }
+        spilled.clear();
+        memoryBytes -= freed;
         spilledRuns.add(run);
         return freed;
+    }
+
+    /** Replaces the spilled runs by those a merge left (the same pairs in fewer runs). */
+    void replaceSpilledRuns(List<SpilledRun> runs) {
+        spilledRuns.clear();
+        spilledRuns.addAll(runs);
     }
 
     List<SpilledRun> spilledRuns() {

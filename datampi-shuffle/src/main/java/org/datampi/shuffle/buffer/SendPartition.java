@@ -9,22 +9,64 @@ import org.apache.hadoop.util.QuickSort;
 
 /**
  * One block of a send partition: the serialized pairs bound for one A task, with the offset of every pair and of
- * its key, so that the block can be sorted by raw key bytes without deserializing anything.
+ * its key, so that the block can be sorted by raw key bytes without deserializing anything. Its arrays are allocated
+ * on the first pair and grow by doubling up to the block size, so that a task sending to thousands of partitions holds
+ * what it has buffered rather than a full block each; {@link #heldBytes} says what it holds, for
+ * {@link SendPartitionList} to reserve.
  */
 public final class SendPartition {
     private static final QuickSort SORTER = new QuickSort();
+    private static final int MIN_DATA_BYTES = 4 * 1024;
+    private static final int MIN_PAIRS = 16;
+    /** A pair's index: its offset, its key's offset and its key's length. */
+    private static final int INDEX_BYTES_PER_PAIR = 3 * Integer.BYTES;
+    private static final byte[] NO_DATA = new byte[0];
+    private static final int[] NO_INDEX = new int[0];
 
     private final int blockSize;
-    private byte[] data;
+    private byte[] data = NO_DATA;
     private int length;
-    private int[] pairOffsets = new int[256];
-    private int[] keyOffsets = new int[256];
-    private int[] keyLengths = new int[256];
+    private int[] pairOffsets = NO_INDEX;
+    private int[] keyOffsets = NO_INDEX;
+    private int[] keyLengths = NO_INDEX;
     private int count;
 
     public SendPartition(int blockSize) {
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("block size must be positive: " + blockSize);
+        }
         this.blockSize = blockSize;
-        this.data = new byte[blockSize];
+    }
+
+    /** Bytes the block holds in the heap: its data array and its index of pairs. */
+    public long heldBytes() {
+        return data.length + (long) INDEX_BYTES_PER_PAIR * pairOffsets.length;
+    }
+
+    /** How many bytes more the block would hold after appending a pair of these lengths: 0 when it fits as it is. */
+    public long growthFor(int keyLength, int valueLength) {
+        int dataCapacity = dataCapacityFor(length + PairFormat.serializedLength(keyLength, valueLength));
+        int indexCapacity = indexCapacityFor(count + 1);
+        return dataCapacity - data.length + (long) INDEX_BYTES_PER_PAIR * (indexCapacity - pairOffsets.length);
+    }
+
+    /**
+     * The data array's length once it holds NEEDED bytes: doubling from 4 KB up to the block size, or one pair's length
+     * where that alone is larger.
+     */
+    private int dataCapacityFor(int needed) {
+        if (needed <= data.length) {
+            return data.length;
+        }
+        int doubled = (int) Math.min(blockSize, Math.max(MIN_DATA_BYTES, 2L * data.length));
+        return Math.max(needed, doubled);
+    }
+
+    private int indexCapacityFor(int pairs) {
+        if (pairs <= pairOffsets.length) {
+            return pairOffsets.length;
+        }
+        return (int) Math.max(pairs, Math.max(MIN_PAIRS, 2L * pairOffsets.length));
     }
 
     /** An empty block takes any pair, even one larger than the block size; otherwise the pair must fit. */
@@ -33,15 +75,16 @@ public final class SendPartition {
     }
 
     public void append(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
-        if (count == pairOffsets.length) {
-            int grown = count * 2;
-            pairOffsets = Arrays.copyOf(pairOffsets, grown);
-            keyOffsets = Arrays.copyOf(keyOffsets, grown);
-            keyLengths = Arrays.copyOf(keyLengths, grown);
-        }
         int pairLength = PairFormat.serializedLength(keyLength, valueLength);
-        if (length + pairLength > data.length) {
-            data = Arrays.copyOf(data, Math.max(length + pairLength, data.length * 2));
+        int indexCapacity = indexCapacityFor(count + 1);
+        if (indexCapacity > pairOffsets.length) {
+            pairOffsets = Arrays.copyOf(pairOffsets, indexCapacity);
+            keyOffsets = Arrays.copyOf(keyOffsets, indexCapacity);
+            keyLengths = Arrays.copyOf(keyLengths, indexCapacity);
+        }
+        int dataCapacity = dataCapacityFor(length + pairLength);
+        if (dataCapacity > data.length) {
+            data = Arrays.copyOf(data, dataCapacity);
         }
         pairOffsets[count] = length;
         length = PairFormat.write(data, length, key, keyOffset, keyLength, value, valueOffset, valueLength);
@@ -133,10 +176,21 @@ public final class SendPartition {
         return order;
     }
 
+    /** Empties the block for its next pairs, keeping its arrays unless one pair made the data larger than a block. */
     public void reset() {
         if (data.length > blockSize) {
-            data = new byte[blockSize];
+            data = NO_DATA;
         }
+        length = 0;
+        count = 0;
+    }
+
+    /** Empties the block and drops its arrays: it holds nothing until its next pair. */
+    public void release() {
+        data = NO_DATA;
+        pairOffsets = NO_INDEX;
+        keyOffsets = NO_INDEX;
+        keyLengths = NO_INDEX;
         length = 0;
         count = 0;
     }

@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The send partition list of the paper's buffer manager (Fig. 7): one {@link SendPartition} per A task. A partition
- * that cannot take the next pair is handed to the sink, which encodes and queues it, and is then reused.
+ * that cannot take the next pair is handed to the sink, which encodes and queues it, and is then reused. The blocks'
+ * memory is reserved with the rank's {@link ShuffleMemory} before a block grows: when the send share is used up, the
+ * block holding the most is sent early and dropped, so that a task sending to thousands of partitions stays within
+ * the share instead of holding a full block for each. Used by one task thread.
  */
 public final class SendPartitionList {
     /** Takes a full (or final) block; must be done with it when it returns, since the block is reused. */
@@ -14,9 +17,13 @@ public final class SendPartitionList {
     }
 
     private final SendPartition[] partitions;
+    private final ShuffleMemory memory;
     private final BlockSink sink;
+    /** What this list's blocks hold, all of it reserved with the memory. */
+    private long heldBytes;
 
-    public SendPartitionList(int partitionCount, int blockSize, BlockSink sink) {
+    public SendPartitionList(int partitionCount, int blockSize, ShuffleMemory memory, BlockSink sink) {
+        this.memory = requireNonNull(memory, "memory is null");
         this.sink = requireNonNull(sink, "sink is null");
         this.partitions = new SendPartition[partitionCount];
         for (int i = 0; i < partitionCount; i++) {
@@ -28,19 +35,61 @@ public final class SendPartitionList {
         return partitions.length;
     }
 
+    /** What the list's blocks hold in the heap now. */
+    public long heldBytes() {
+        return heldBytes;
+    }
+
     public void add(int partition, byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset,
             int valueLength) {
         SendPartition block = partitions[partition];
         if (!block.hasRoomFor(keyLength, valueLength)) {
             flush(partition);
         }
+        reserveRoom(block, keyLength, valueLength);
         block.append(key, keyOffset, keyLength, value, valueOffset, valueLength);
     }
 
-    /** Hands every non-empty partition to the sink: the end of an O task. */
+    /**
+     * Reserves what the block needs to take the pair. While the share has no room, the block holding the most (this
+     * one, possibly) is sent and dropped; a list that holds nothing more takes the room anyway.
+     */
+    private void reserveRoom(SendPartition block, int keyLength, int valueLength) {
+        while (true) {
+            long growth = block.growthFor(keyLength, valueLength);
+            if (growth == 0 || memory.tryReserveSend(growth)) {
+                heldBytes += growth;
+                return;
+            }
+            int fullest = holdingTheMost();
+            if (fullest < 0) {
+                memory.reserveSend(growth);
+                heldBytes += growth;
+                return;
+            }
+            flush(fullest);
+            drop(fullest);
+        }
+    }
+
+    /** The partition whose block holds the most memory, or -1 when none holds any. */
+    private int holdingTheMost() {
+        int fullest = -1;
+        long most = 0;
+        for (int i = 0; i < partitions.length; i++) {
+            if (partitions[i].heldBytes() > most) {
+                most = partitions[i].heldBytes();
+                fullest = i;
+            }
+        }
+        return fullest;
+    }
+
+    /** Hands every non-empty partition to the sink and drops every block: the end of the task's sending. */
     public void flushAll() {
         for (int i = 0; i < partitions.length; i++) {
             flush(i);
+            drop(i);
         }
     }
 
@@ -48,7 +97,23 @@ public final class SendPartitionList {
         SendPartition block = partitions[partition];
         if (!block.isEmpty()) {
             sink.accept(partition, block);
+            long before = block.heldBytes();
             block.reset();
+            release(before - block.heldBytes());
+        }
+    }
+
+    private void drop(int partition) {
+        SendPartition block = partitions[partition];
+        long before = block.heldBytes();
+        block.release();
+        release(before);
+    }
+
+    private void release(long bytes) {
+        if (bytes > 0) {
+            heldBytes -= bytes;
+            memory.releaseSend(bytes);
         }
     }
 }

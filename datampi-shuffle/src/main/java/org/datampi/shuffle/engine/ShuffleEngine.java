@@ -13,9 +13,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.datampi.shuffle.buffer.BufferPool;
-import org.datampi.transport.Mpi;
 import org.datampi.transport.ProbeStatus;
 import org.datampi.transport.Request;
+import org.datampi.transport.Transport;
 
 /**
  * The non-blocking shuffle engine of the paper's Fig. 7, driven by one progress thread per process: it posts
@@ -25,19 +25,41 @@ import org.datampi.transport.Request;
  * <p>Only this thread calls MPI while the engine runs, so task threads never spin in MPI. When there is nothing to
  * do it backs off from spinning to yielding to parking, so that it leaves the core to the O task on a 2-core
  * machine. The send queue is bounded by {@code sendQueue} data blocks in flight or waiting: an O task that outruns
- * the network waits for a permit instead of filling the heap.
+ * the network waits for a permit instead of filling the heap. While the handler is full ({@link
+ * MessageHandler#receivePaused}: its received data over budget while a spill brings it down) the engine takes in only
+ * the ranks' heartbeats and leaves every other message with the transport (its sender's send queue fills and waits),
+ * but goes on sending: a rank that writes to disk never stops the others' progress through it.
+ *
+ * <p>Threading: {@link #sendBlock}, {@link #sendControl}, {@link #checkHealthy} and {@link #drainAndStop} are called by
+ * any thread; only the progress thread calls the transport and the handler. Every wait of a calling thread polls the
+ * engine's health, so that a failed progress thread fails it instead of leaving it waiting.
  */
 public final class ShuffleEngine {
     /** Receives every message, in per-source send order, on the progress thread; must copy what it keeps. */
     @FunctionalInterface
     public interface MessageHandler {
         void onMessage(int source, int tag, ByteBuffer payload);
+
+        /**
+         * Whether the handler takes no more data for now (asked before each round of probes): its memory is over
+         * budget while a spill brings it down. It must become false again without further messages.
+         */
+        default boolean receivePaused() {
+            return false;
+        }
     }
 
     private static final int PROBES_PER_ROUND = 16;
     private static final long MAX_PARK_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_PARK_BUSY_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long FAILURE_CHECK_MILLIS = 100;
+    /**
+     * What is received while the handler pauses: liveness only, which carries nothing ordered with the data (a probe
+     * for one tag may overtake the others', so an end-of-data marker must never be taken before the data it follows).
+     */
+    private static final int[] TAGS_WHILE_PAUSED = {MessageTag.HEARTBEAT, MessageTag.SIGNING_OFF};
+
+    private final Transport transport;
 
     private final BufferPool pool;
     private final MessageHandler handler;
@@ -53,8 +75,9 @@ public final class ShuffleEngine {
     private long bytesSent;
 
     @SuppressWarnings("unchecked")
-    public ShuffleEngine(int worldSize, BufferPool pool, int sendQueue, MessageHandler handler,
+    public ShuffleEngine(Transport transport, int worldSize, BufferPool pool, int sendQueue, MessageHandler handler,
             Consumer<Throwable> onFailure) {
+        this.transport = requireNonNull(transport, "transport is null");
         this.pool = requireNonNull(pool, "pool is null");
         this.handler = requireNonNull(handler, "handler is null");
         this.onFailure = requireNonNull(onFailure, "onFailure is null");
@@ -151,7 +174,7 @@ public final class ShuffleEngine {
     private boolean postSends() {
         boolean posted = false;
         for (Outbound message = outbound.poll(); message != null; message = outbound.poll()) {
-            inFlight.add(new InFlight(Mpi.isend(message.buffer, message.dest, message.tag), message));
+            inFlight.add(new InFlight(transport.isend(message.buffer, message.dest, message.tag), message));
             posted = true;
         }
         return posted;
@@ -161,7 +184,7 @@ public final class ShuffleEngine {
         boolean completed = false;
         for (int i = inFlight.size() - 1; i >= 0; i--) {
             InFlight send = inFlight.get(i);
-            if (Mpi.test(send.request)) {
+            if (transport.test(send.request)) {
                 int last = inFlight.size() - 1;
                 inFlight.set(i, inFlight.get(last));
                 inFlight.remove(last);
@@ -177,28 +200,46 @@ public final class ShuffleEngine {
         return completed;
     }
 
+    /**
+     * Receives up to {@value #PROBES_PER_ROUND} messages, asking the handler before each whether it takes more: a
+     * handler over its memory budget gets at most the receives already posted.
+     */
     private boolean probe() {
         boolean received = false;
         for (int i = 0; i < PROBES_PER_ROUND; i++) {
-            ProbeStatus status = Mpi.iprobe(Mpi.ANY_SOURCE, Mpi.ANY_TAG);
-            if (status == null) {
+            if (handler.receivePaused()) {
+                for (int tag : TAGS_WHILE_PAUSED) {
+                    received |= receiveNext(tag);
+                }
+                return received;
+            }
+            if (!receiveNext(transport.anyTag())) {
                 break;
             }
-            ByteBuffer buffer = pool.acquire(status.byteCount());
-            buffer.limit(status.byteCount());
-            // With a single receiving thread, the receive posted right after a probe matches the probed message.
-            Request request = Mpi.irecv(buffer, status.source(), status.tag());
-            pendingBySource[status.source()].add(new PendingReceive(request, status.tag()));
             received = true;
         }
         return received;
+    }
+
+    /** Posts the receive of the next message with TAG (any, or one), if one has arrived. */
+    private boolean receiveNext(int tag) {
+        ProbeStatus status = transport.iprobe(transport.anySource(), tag);
+        if (status == null) {
+            return false;
+        }
+        ByteBuffer buffer = pool.acquire(status.byteCount());
+        buffer.limit(status.byteCount());
+        // With a single receiving thread, the receive posted right after a probe matches the probed message.
+        Request request = transport.irecv(buffer, status.source(), status.tag());
+        pendingBySource[status.source()].add(new PendingReceive(request, status.tag()));
+        return true;
     }
 
     private boolean completeReceives() {
         boolean delivered = false;
         for (int source = 0; source < pendingBySource.length; source++) {
             ArrayDeque<PendingReceive> pending = pendingBySource[source];
-            while (!pending.isEmpty() && Mpi.test(pending.peekFirst().request)) {
+            while (!pending.isEmpty() && transport.test(pending.peekFirst().request)) {
                 PendingReceive receive = pending.pollFirst();
                 ByteBuffer payload = receive.request.buffer();
                 payload.position(0);

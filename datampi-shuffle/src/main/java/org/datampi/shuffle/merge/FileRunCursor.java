@@ -16,13 +16,21 @@ public final class FileRunCursor implements RunCursor {
 
     private final Path file;
     private final DataInputStream in;
+    private final Runnable onClose;
+    private boolean closed;
     private byte[] key = new byte[64];
     private byte[] value = new byte[64];
     private int keyLength;
     private int valueLength;
 
     public FileRunCursor(Path file) {
+        this(file, () -> { });
+    }
+
+    /** A cursor over FILE that runs ON_CLOSE once, when it is closed. */
+    public FileRunCursor(Path file, Runnable onClose) {
         this.file = file;
+        this.onClose = onClose;
         try {
             this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), READ_BUFFER_BYTES));
         } catch (IOException e) {
@@ -100,6 +108,11 @@ public final class FileRunCursor implements RunCursor {
 
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        onClose.run();
         try {
             in.close();
         } catch (IOException e) {

@@ -13,18 +13,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.datampi.shuffle.buffer.PairFormat;
+import org.datampi.shuffle.merge.FileRunCursor;
 import org.datampi.shuffle.merge.RunCursor;
 
 /**
  * This process's spill directory: sorted runs written to local disk when received data outgrows its memory share.
  * The directory belongs to one rank of one job and is removed as a whole when the rank ends, even on failure. A run is
- * a new file (CREATE_NEW): a file or link already at its name is an error, never written through.
+ * a new file (CREATE_NEW): a file or link already at its name is an error, never written through. It counts the runs
+ * open for reading, so that the cap on them (mpid.merge.factor) can be checked. Thread-safe.
  */
 public final class SpillFiles implements AutoCloseable {
     private static final int WRITE_BUFFER_BYTES = 256 * 1024;
 
     private final Path directory;
     private final AtomicInteger sequence = new AtomicInteger();
+    private int openReaders;
+    private int mostOpenReaders;
 
     public SpillFiles(Path directory) {
         this.directory = requireNonNull(directory, "directory is null");
@@ -53,6 +57,29 @@ public final class SpillFiles implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot spill partition " + partition + " to " + directory, e);
         }
+    }
+
+    /** A cursor over a run of this directory, counted as open until it is closed. */
+    public RunCursor open(SpilledRun run) {
+        synchronized (this) {
+            openReaders++;
+            mostOpenReaders = Math.max(mostOpenReaders, openReaders);
+        }
+        try {
+            return new FileRunCursor(run.file(), this::readerClosed);
+        } catch (RuntimeException e) {
+            readerClosed();
+            throw e;
+        }
+    }
+
+    private synchronized void readerClosed() {
+        openReaders--;
+    }
+
+    /** The most runs that were open for reading at once. */
+    public synchronized int mostOpenAtOnce() {
+        return mostOpenReaders;
     }
 
     /** Deletes the directory and everything in it. */

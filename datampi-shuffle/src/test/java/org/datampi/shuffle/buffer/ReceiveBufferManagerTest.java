@@ -26,12 +26,16 @@ class ReceiveBufferManagerTest {
     @Test
     void spillsBeyondTheBudgetAndStillMergesEveryPairInOrder() throws Exception {
         SpillFiles spillFiles = new SpillFiles(temp.resolve("rank-0"));
-        ReceiveBufferManager buffers = new ReceiveBufferManager(20_000, spillFiles);
+        ShuffleMemory memory = new ShuffleMemory(1, 20_000);
+        ReceiveBufferManager buffers = new ReceiveBufferManager(memory, spillFiles, 100);
         buffers.setComparator(BytesComparator.INSTANCE);
         Map<Integer, List<String>> expected = addRandomRuns(buffers, 3, 40, 200);
+        buffers.awaitSpills();
 
         assertTrue(buffers.spillCount() > 0, "a 20 KB budget must spill");
-        assertTrue(buffers.peakMemoryBytes() <= 20_000 + 10_000, "cache stays near its budget");
+        assertTrue(memory.peakReceiveBytes() <= 20_000 + 10_000, "cache stays near its budget: "
+                + memory.peakReceiveBytes());
+        assertTrue(memory.receiveBytes() <= 20_000, "once the spills are done the cache is within its budget");
         for (int partition = 0; partition < 3; partition++) {
             try (RunCursor merged = buffers.open(partition)) {
                 List<String> read = Pairs.drainSorted(merged);
@@ -52,7 +56,8 @@ class ReceiveBufferManagerTest {
 
     @Test
     void withoutPressureNothingSpills() throws Exception {
-        ReceiveBufferManager buffers = new ReceiveBufferManager(1 << 30, new SpillFiles(temp.resolve("r")));
+        ReceiveBufferManager buffers = new ReceiveBufferManager(new ShuffleMemory(1, 1 << 30),
+                new SpillFiles(temp.resolve("r")), 100);
         buffers.setComparator(BytesComparator.INSTANCE);
         Map<Integer, List<String>> expected = addRandomRuns(buffers, 2, 10, 100);
         assertEquals(0, buffers.spillCount());
@@ -71,13 +76,15 @@ class ReceiveBufferManagerTest {
     @Test
     void aPartitionBeingReadIsNotSpilled() throws Exception {
         SpillFiles spillFiles = new SpillFiles(temp.resolve("staged"));
-        ReceiveBufferManager buffers = new ReceiveBufferManager(20_000, spillFiles);
+        ReceiveBufferManager buffers = new ReceiveBufferManager(new ShuffleMemory(1, 20_000), spillFiles, 100);
         buffers.setComparator(BytesComparator.INSTANCE);
         // Partition 0 about half the budget: as large as partition 1 when the budget first overflows.
         Map<Integer, List<String>> first = addRandomRuns(buffers, 0, 1, 1, 500);
+        buffers.awaitSpills();
         assertEquals(0, buffers.spillCount(), "partition 0 fits the budget");
         try (RunCursor reading = buffers.open(0)) {
             Map<Integer, List<String>> later = addRandomRuns(buffers, 1, 1, 40, 100);
+            buffers.awaitSpills();
             assertTrue(buffers.spillCount() > 0, "the partition that arrives later still spills");
             try (Stream<Path> spills = Files.list(spillFiles.directory())) {
                 assertTrue(spills.noneMatch(file -> file.getFileName().toString().startsWith("partition-0-")),
@@ -91,6 +98,32 @@ class ReceiveBufferManagerTest {
         }
         buffers.release(0);
         buffers.release(1);
+        spillFiles.close();
+    }
+
+    /**
+     * One partition spilled many times, read with a merge factor of 3: its runs are merged down first, so that never
+     * more than 3 spill files are open at once, and every pair reads back in order.
+     */
+    @Test
+    void noMoreSpillFilesAreOpenAtOnceThanTheMergeFactor() throws Exception {
+        SpillFiles spillFiles = new SpillFiles(temp.resolve("merged"));
+        ReceiveBufferManager buffers = new ReceiveBufferManager(new ShuffleMemory(1, 5_000), spillFiles, 3);
+        buffers.setComparator(BytesComparator.INSTANCE);
+        Map<Integer, List<String>> expected = addRandomRuns(buffers, 0, 1, 40, 100);
+        buffers.awaitSpills();
+        assertTrue(buffers.spillCount() > 6, "many spills of the one partition: " + buffers.spillCount());
+        try (RunCursor merged = buffers.open(0)) {
+            List<String> read = Pairs.drainSorted(merged);
+            assertEquals(expected.get(0).stream().sorted().toList(), read.stream().sorted().toList(),
+                    "every pair, once (drainSorted checks the key order)");
+        }
+        assertTrue(buffers.mergePasses() > 0, "the runs were merged down");
+        assertTrue(spillFiles.mostOpenAtOnce() <= 3, "spill files open at once: " + spillFiles.mostOpenAtOnce());
+        buffers.release(0);
+        try (Stream<Path> left = Files.list(spillFiles.directory())) {
+            assertEquals(0, left.count(), "the merged runs' inputs and outputs are gone");
+        }
         spillFiles.close();
     }
 
@@ -114,6 +147,10 @@ class ReceiveBufferManagerTest {
             DataOutputBuffer sorted = new DataOutputBuffer();
             for (int pair : block.sortedOrder(BytesComparator.INSTANCE)) {
                 sorted.write(block.data(), block.pairOffset(pair), block.pairLength(pair));
+            }
+            // As the engine does: no data while the cache is over its budget and a spill brings it down.
+            while (buffers.receivePaused()) {
+                Thread.sleep(1);
             }
             buffers.addRun(partition, Arrays.copyOf(sorted.getData(), sorted.getLength()), pairsPerRun);
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import org.datampi.shuffle.merge.MemoryRunCursor;
 import org.apache.hadoop.io.DataOutputBuffer;
@@ -61,7 +62,8 @@ class SendPartitionTest {
     void sendPartitionListHandsOverFullBlocksAndFlushesTheRest() {
         List<Integer> flushed = new ArrayList<>();
         List<Integer> pairCounts = new ArrayList<>();
-        SendPartitionList list = new SendPartitionList(3, 4096, (partition, block) -> {
+        ShuffleMemory memory = new ShuffleMemory(1 << 20, 1 << 20);
+        SendPartitionList list = new SendPartitionList(3, 4096, memory, (partition, block) -> {
             flushed.add(partition);
             pairCounts.add(block.pairCount());
         });
@@ -75,6 +77,49 @@ class SendPartitionTest {
         list.flushAll();
         assertEquals(2, (int) flushed.get(flushed.size() - 1));
         assertEquals(101, pairCounts.stream().mapToInt(Integer::intValue).sum());
+        assertEquals(0, memory.sendBytes(), "the task's last flush releases every block");
+    }
+
+    /**
+     * 2,000 partitions of 256 KB blocks under a 1 MB share: the list sends its fullest block early instead of holding
+     * 500 MB, every pair still goes out once, and what it holds never exceeds the share.
+     */
+    @Test
+    void aListWithManyPartitionsStaysWithinItsShareOfMemory() {
+        long share = 1 << 20;
+        ShuffleMemory memory = new ShuffleMemory(share, 1 << 20);
+        long[] pairsSent = new long[1];
+        SendPartitionList list = new SendPartitionList(2_000, 256 * 1024, memory,
+                (partition, block) -> pairsSent[0] += block.pairCount());
+        byte[] value = new byte[200];
+        Random random = new Random(7);
+        long mostHeld = 0;
+        for (int i = 0; i < 100_000; i++) {
+            list.add(random.nextInt(2_000), new byte[] {(byte) i}, 0, 1, value, 0, value.length);
+            mostHeld = Math.max(mostHeld, memory.sendBytes());
+            assertEquals(list.heldBytes(), memory.sendBytes(), "the list reserved what it holds");
+        }
+        list.flushAll();
+        assertEquals(100_000, pairsSent[0], "every pair sent once");
+        assertTrue(mostHeld <= share, "held " + mostHeld + " bytes, over the share of " + share);
+        assertTrue(memory.peakSendBytes() > share / 2, "the share was used: " + memory.peakSendBytes());
+        assertEquals(0, memory.sendBytes());
+    }
+
+    /** A pair larger than the whole share still goes out: a list holding nothing else is granted its one block. */
+    @Test
+    void aPairLargerThanTheShareStillGoesOut() {
+        ShuffleMemory memory = new ShuffleMemory(1024, 1024);
+        List<Integer> sizes = new ArrayList<>();
+        SendPartitionList list = new SendPartitionList(2, 4096, memory,
+                (partition, block) -> sizes.add(block.byteLength()));
+        list.add(0, new byte[] {1}, 0, 1, new byte[10], 0, 10);
+        byte[] large = new byte[10_000];
+        list.add(1, new byte[] {2}, 0, 1, large, 0, large.length);
+        assertTrue(memory.sendBytes() >= large.length, "the large pair's block is reserved");
+        list.flushAll();
+        assertEquals(2, sizes.size(), "both pairs went out: " + sizes);
+        assertEquals(0, memory.sendBytes());
     }
 
     private static List<String> sortedTexts(List<byte[][]> pairs) {
