@@ -86,7 +86,7 @@ class TotalSortIT {
             // Beyond its share, a send list holds at most one block, a receive cache what was posted before it paused.
             assertTrue(Long.parseLong(memory.group(2)) <= Long.parseLong(memory.group(3)) + 2 * BLOCK_SIZE,
                     "send blocks within their share: " + memory.group());
-            assertTrue(Long.parseLong(memory.group(4)) <= Long.parseLong(memory.group(5)) + 4 * BLOCK_SIZE,
+            assertTrue(Long.parseLong(memory.group(4)) <= Long.parseLong(memory.group(5)) + 3 * BLOCK_SIZE,
                     "received runs within their share: " + memory.group());
         }
         assertEquals(processes, ranks, "every rank accounts for its memory");

@@ -201,8 +201,9 @@ public final class ShuffleEngine {
     }
 
     /**
-     * Receives up to {@value #PROBES_PER_ROUND} messages, asking the handler before each whether it takes more: a
-     * handler over its memory budget gets at most the receives already posted.
+     * Receives up to {@value #PROBES_PER_ROUND} messages, each handed on as soon as it completes, and asks the
+     * handler before each whether it takes more: a handler over its memory budget gets no more than the receives
+     * that had not completed when it paused.
      */
     private boolean probe() {
         boolean received = false;
@@ -216,6 +217,7 @@ public final class ShuffleEngine {
             if (!receiveNext(transport.anyTag())) {
                 break;
             }
+            completeReceives();
             received = true;
         }
         return received;

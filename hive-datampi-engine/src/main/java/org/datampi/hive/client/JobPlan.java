@@ -3,7 +3,6 @@ package org.datampi.hive.client;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
-import java.util.Locale;
 
 import org.apache.hadoop.conf.Configuration;
 import org.datampi.hive.session.DataMPISettings;
@@ -22,9 +21,6 @@ import org.datampi.hive.session.DataMPISettings;
  * @param slots ranks the stage may use: hive.datampi.processes (the hostfile's slots or this machine's cores)
  */
 public record JobPlan(int oTasks, int aTasks, int slots) {
-
-    public enum Parallelism { DEFAULT, ENHANCED }
-
     public static JobPlan of(Configuration job, int splits, int hiveReducers, boolean reducersFixed,
             boolean lastStage) {
         requireNonNull(job, "job is null");
@@ -35,11 +31,11 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
     public static JobPlan of(Configuration job, int slots, int splits, int hiveReducers, boolean reducersFixed,
             boolean lastStage) {
         requireNonNull(job, "job is null");
-        Parallelism parallelism = parallelism(job.get(DataMPISettings.PARALLELISM, "default"));
+        DataMPISettings.Parallelism parallelism = DataMPISettings.Parallelism.of(job);
         int oTasks = Math.max(1, splits);
         int aTasks = hiveReducers;
         if (hiveReducers > 0 && !reducersFixed) {
-            aTasks = parallelism == Parallelism.ENHANCED ? (lastStage ? 1 : oTasks) : Math.max(hiveReducers, slots);
+            aTasks = parallelism == DataMPISettings.Parallelism.ENHANCED ? (lastStage ? 1 : oTasks) : Math.max(hiveReducers, slots);
         }
         return new JobPlan(oTasks, aTasks, slots);
     }
@@ -79,14 +75,5 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
     /** hive.datampi.oversubscribe: whether more ranks than slots may run (false). */
     static boolean oversubscribe(Configuration job) {
         return DataMPISettings.flag(job, DataMPISettings.OVERSUBSCRIBE, false);
-    }
-
-    static Parallelism parallelism(String value) {
-        try {
-            return Parallelism.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + DataMPISettings.PARALLELISM
-                    + ": expected default or enhanced");
-        }
     }
 }

@@ -74,6 +74,7 @@ public final class DataMPIDagTask extends TezTask {
         DagProgressDisplay display = null;
         try {
             JobConf jobConf = new JobConf(conf);
+            DataMPISettings.validate(jobConf);
             int ranks = JobPlan.slots(jobConf);
             dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
             DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,

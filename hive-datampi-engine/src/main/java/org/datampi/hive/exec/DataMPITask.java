@@ -56,8 +56,8 @@ public final class DataMPITask extends MapRedTask {
             SessionRanks.usedBy(SessionState.get());
             int slots;
             try {
+                DataMPISettings.validate(job);
                 slots = JobPlan.slots(job);
-                DataMPISettings.stageRetries(job);
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 // A setting or hostfile the admin must fix: say which, without a stack trace.
                 console.printError("datampi: " + e.getMessage());

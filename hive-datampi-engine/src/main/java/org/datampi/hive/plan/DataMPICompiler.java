@@ -24,7 +24,8 @@ import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
 
 /**
- * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, with
+ * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, every datampi
+ * setting is checked (DataMPISettings.validate): a wrong one is refused before anything compiles. Then, with
  * {@code hive.datampi.plan=dag}, the query is made to compile with Hive's Tez compiler ({@link
  * DataMPIEngine#compileAsDag}); its TezTasks are then {@link DataMPIDagTask}s, whose TezWork becomes a {@link
  * DataMPIDagWork} (EXPLAIN names it). Otherwise Hive's MapReduce compiler has built the task tree, with a {@link
@@ -38,8 +39,16 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     public ASTNode preAnalyze(HiveSemanticAnalyzerHookContext context, ASTNode ast) throws SemanticException {
         SessionState session = SessionState.get();
         HiveConf conf = session == null ? null : session.getConf();
-        if (conf == null || !DataMPIEngine.isSelected(conf)
-                || DataMPISettings.PlanShape.of(conf) != DataMPISettings.PlanShape.DAG) {
+        if (conf == null || !DataMPIEngine.isSelected(conf)) {
+            return ast;
+        }
+        try {
+            // HiveServer2's SET has no hook: a wrong value is refused here, before the statement compiles.
+            DataMPISettings.validate(conf);
+        } catch (IllegalArgumentException e) {
+            throw new SemanticException("datampi: " + e.getMessage(), e);
+        }
+        if (DataMPISettings.PlanShape.of(conf) != DataMPISettings.PlanShape.DAG) {
             return ast;
         }
         if (!(context.getConf() instanceof HiveConf query) || query == conf) {

@@ -1,5 +1,7 @@
 package org.datampi.hive.session;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -22,6 +24,11 @@ public final class DataMPISettings {
     public static final String PROCESSES = "hive.datampi.processes";
     /** Heap of each rank's JVM (mpidrun's default, 2g). */
     public static final String HEAP = "hive.datampi.heap";
+    /**
+     * The largest heap a session may give its ranks (unset: no cap): an administrator's, set in hive-site.xml and
+     * locked with hive.conf.restricted.list, so that no session starts ranks larger than the hosts were sized for.
+     */
+    public static final String HEAP_MAX = "hive.datampi.heap.max";
     /** openmpi | mpich (Open MPI when installed). */
     public static final String MPI = "hive.datampi.mpi";
     /** An mpidrun hostfile; unset: this machine. */
@@ -61,9 +68,28 @@ public final class DataMPISettings {
 
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
-    public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP, MPI,
-            HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES, GROUPS_MAX, PLAN,
-            INPLACE_PROGRESS, PRINT_SUMMARY);
+    public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
+            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES, GROUPS_MAX,
+            PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
+    /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
+    private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
+
+    /** How a stage's task counts are chosen ({@link #PARALLELISM}): the paper's Section IV-D. */
+    public enum Parallelism {
+        DEFAULT, ENHANCED;
+
+        /** The parallelism a configuration asks for, strictly: an unknown value is refused, naming the key. */
+        public static Parallelism of(Configuration conf) {
+            String value = conf.getTrimmed(PARALLELISM, "default");
+            for (Parallelism parallelism : values()) {
+                if (parallelism.name().equalsIgnoreCase(value)) {
+                    return parallelism;
+                }
+            }
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PARALLELISM
+                    + ": expected default or enhanced");
+        }
+    }
 
     /** The plan shapes {@link #PLAN} takes. */
     public enum PlanShape {
@@ -85,12 +111,96 @@ public final class DataMPISettings {
     private DataMPISettings() {
     }
 
-    /** The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; mpidrun's default 2g). */
+    /**
+     * Checks every datampi setting that is set, as a stage reads it, so that a wrong value is refused where it is
+     * given (bin/hive-datampi's SET) or when the next statement compiles (HiveServer2, whose SET has no hook), naming
+     * the key and what it accepts, rather than when a stage starts. Whether the ranks fit the hostfile's slots is the
+     * stage's check (JobPlan.slots): the hostfile may change meanwhile.
+     */
+    public static void validate(Configuration conf) {
+        for (String key : ALL) {
+            if (conf.get(key) != null) {
+                validate(conf, key);
+            }
+        }
+    }
+
+    /** Checks one setting of {@link #ALL} as {@link #validate(Configuration)} does; an unset one is its default. */
+    public static void validate(Configuration conf, String key) {
+        switch (key) {
+            case PARALLELISM -> Parallelism.of(conf);
+            case MEM_USED_PERCENT -> fraction(conf, MEM_USED_PERCENT, 0.4);
+            case SEND_QUEUE -> atLeast(conf, SEND_QUEUE, 6, 1, "a positive number of blocks");
+            case PROCESSES -> atLeast(conf, PROCESSES, 1, 1, "a positive number of ranks");
+            case HEAP, HEAP_MAX -> heapMegabytes(conf);
+            case MPI -> mpi(conf);
+            case HOSTFILE -> hostfile(conf);
+            case OVERSUBSCRIBE -> flag(conf, OVERSUBSCRIBE, false);
+            case REUSE_RANKS -> flag(conf, REUSE_RANKS, true);
+            case INPLACE_PROGRESS -> flag(conf, INPLACE_PROGRESS, true);
+            case PRINT_SUMMARY -> flag(conf, PRINT_SUMMARY, true);
+            case START_TIMEOUT -> seconds(conf, START_TIMEOUT, 120);
+            case STAGE_TIMEOUT -> seconds(conf, STAGE_TIMEOUT, 86_400);
+            case STAGE_RETRIES -> stageRetries(conf);
+            case GROUPS_MAX -> groupsMax(conf);
+            case PLAN -> PlanShape.of(conf);
+            default -> throw new IllegalArgumentException("Not a datampi setting: " + key + "; accepted: " + ALL);
+        }
+    }
+
+    /**
+     * The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; mpidrun's default 2g), within
+     * the administrator's {@link #HEAP_MAX} when set.
+     */
     public static long heapMegabytes(Configuration conf) {
-        String value = conf.getTrimmed(HEAP, "2g");
+        long heap = megabytes(conf, HEAP, "2g");
+        if (conf.get(HEAP_MAX) != null) {
+            long max = megabytes(conf, HEAP_MAX, "2g");
+            if (heap > max) {
+                throw new IllegalArgumentException(HEAP + "=" + conf.getTrimmed(HEAP, "2g") + " is more than "
+                        + HEAP_MAX + "=" + conf.getTrimmed(HEAP_MAX) + ", the administrator's cap on a rank's heap");
+            }
+        }
+        return heap;
+    }
+
+    /** An MPI implementation bin/mpidrun runs, strictly (unset: Open MPI when installed, else MPICH). */
+    public static void mpi(Configuration conf) {
+        String value = conf.getTrimmed(MPI);
+        if (value != null && !MPI_IMPLEMENTATIONS.contains(value)) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + MPI + ": expected one of "
+                    + String.join(", ", MPI_IMPLEMENTATIONS));
+        }
+    }
+
+    private static void hostfile(Configuration conf) {
+        String value = conf.getTrimmed(HOSTFILE, "");
+        if (!value.isEmpty() && !Files.isReadable(Path.of(value))) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + HOSTFILE
+                    + ": expected a readable mpidrun hostfile (no such file, or not readable)");
+        }
+    }
+
+    /** A number in (0, 1], strictly. */
+    private static double fraction(Configuration conf, String key, double defaultValue) {
+        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        try {
+            double number = Double.parseDouble(value);
+            if (number > 0 && number <= 1) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected a number in (0, 1], "
+                + "e.g. " + defaultValue);
+    }
+
+    private static long megabytes(Configuration conf, String key, String defaultValue) {
+        String value = conf.getTrimmed(key, defaultValue);
         Matcher size = HEAP_SIZE.matcher(value);
         if (!size.matches()) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + HEAP
+            throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
                     + ": expected a JVM heap size such as 768m or 2g");
         }
         long number = Long.parseLong(size.group(1));

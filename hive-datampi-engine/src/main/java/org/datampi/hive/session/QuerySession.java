@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -17,6 +18,7 @@ import org.apache.hadoop.hive.ql.IDriver;
 import org.apache.hadoop.hive.ql.processors.CommandProcessor;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
+import org.apache.hadoop.hive.ql.processors.SetProcessor;
 import org.apache.hadoop.hive.ql.session.SessionState;
 
 /**
@@ -83,13 +85,49 @@ public final class QuerySession implements AutoCloseable {
                 driver.close();
             }
         } else if (processor != null) {
+            String arguments = tokens.length > 1 ? tokens[1] : "";
+            Optional<String> datampiKey = processor instanceof SetProcessor ? datampiKeyOf(arguments)
+                    : Optional.empty();
+            String before = datampiKey.map(session.getConf()::get).orElse(null);
             try {
-                processor.run(tokens.length > 1 ? tokens[1] : "");
+                processor.run(arguments);
+                if (datampiKey.isPresent()) {
+                    refuseInvalid(datampiKey.get(), before);
+                }
             } catch (CommandProcessorException e) {
                 throw printed(e);
             }
         }
         return rows;
+    }
+
+    /** The datampi setting a SET assigns ("hive.datampi.heap=4g", "hiveconf:hive.datampi.heap = 4g"), if any. */
+    private static Optional<String> datampiKeyOf(String arguments) {
+        int equals = arguments.indexOf('=');
+        if (equals < 0) {
+            return Optional.empty();
+        }
+        String key = arguments.substring(0, equals).trim();
+        key = key.startsWith("hiveconf:") ? key.substring("hiveconf:".length()) : key;
+        return DataMPISettings.ALL.contains(key) ? Optional.of(key) : Optional.empty();
+    }
+
+    /**
+     * Refuses a datampi setting that was just SET to a value the engine would refuse (DataMPISettings.validate),
+     * restoring the value it had BEFORE, so that the mistake is named at the SET rather than at the next stage.
+     */
+    private void refuseInvalid(String key, String before) throws CommandProcessorException {
+        HiveConf conf = session.getConf();
+        try {
+            DataMPISettings.validate(conf, key);
+        } catch (IllegalArgumentException e) {
+            if (before == null) {
+                conf.unset(key);
+            } else {
+                conf.set(key, before);
+            }
+            throw new CommandProcessorException("FAILED: SET " + key + ": " + e.getMessage(), e);
+        }
     }
 
     private static CommandProcessorException printed(CommandProcessorException e) {

@@ -212,6 +212,42 @@ class EngineSelectionIT {
         }
     }
 
+    /**
+     * A wrong value of a datampi setting is refused at its SET, naming the key and what it accepts, and not kept: the
+     * next query runs. A heap above the administrator's cap (hive.datampi.heap.max) is refused the same way.
+     */
+    @Test
+    void aWrongDatampiSettingIsRefusedAtItsSetAndNotKept() {
+        hive.setEngine("datampi");
+        Map<String, String> refused = Map.of(
+                "hive.datampi.sendqueue=none", "Invalid value 'none' for hive.datampi.sendqueue: expected a positive",
+                "hive.datampi.mpi=lam", "Invalid value 'lam' for hive.datampi.mpi: expected one of openmpi, mpich, impi",
+                "hive.datampi.memusedpercent=2", "Invalid value '2' for hive.datampi.memusedpercent: expected a number "
+                        + "in (0, 1]",
+                "hive.datampi.hostfile=/no/such/hostfile", "Invalid value '/no/such/hostfile' for hive.datampi.hostfile: "
+                        + "expected a readable mpidrun hostfile",
+                "hive.datampi.stage.timeout=0", "Invalid value '0' for hive.datampi.stage.timeout: expected a positive "
+                        + "number of seconds");
+        refused.forEach((setting, expected) -> {
+            String error = hive.failure("SET " + setting).getMessage();
+            assertTrue(error.contains(expected), setting + ": " + error);
+        });
+        hive.query("SET hive.datampi.heap.max=1g");
+        try {
+            String error = hive.failure("SET hive.datampi.heap=4g").getMessage();
+            assertTrue(error.contains("hive.datampi.heap=4g is more than hive.datampi.heap.max=1g"), error);
+            int before = hive.consoleText().length();
+            hive.query("SET hive.datampi.heap");
+            assertTrue(hive.consoleText().substring(before).contains("hive.datampi.heap=768m"), "the heap is kept");
+            String count = "SELECT count(*) FROM sales_orc";
+            List<String> datampi = sortedRows(count, "job_datampi");
+            hive.setEngine("mr");
+            assertEquals(sortedRows(count, "job_local"), datampi, "the next query runs with the values kept");
+        } finally {
+            hive.query("SET hive.datampi.heap.max=64g");
+        }
+    }
+
     /** Regression: every stage left its submit directory behind, and CI's disk filled up. */
     @Test
     void finishedStagesLeaveNothingInTheStagingArea() throws Exception {

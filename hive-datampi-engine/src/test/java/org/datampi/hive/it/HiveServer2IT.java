@@ -221,6 +221,24 @@ class HiveServer2IT {
         return rows.stream().sorted().toList();
     }
 
+    /**
+     * HiveServer2's SET has no hook: a wrong datampi value is refused when the next statement compiles, naming the key
+     * and what it accepts, before anything runs; once corrected, the session goes on.
+     */
+    @Test
+    void aWrongDatampiSettingIsRefusedBeforeTheNextStatementRuns() throws Exception {
+        String count = "SELECT count(*) FROM sales";
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=datampi");
+            statement.execute("SET hive.datampi.sendqueue=none");
+            SQLException error = assertThrows(SQLException.class, () -> statement.executeQuery(count));
+            assertTrue(error.getMessage().contains("Invalid value 'none' for hive.datampi.sendqueue: expected a "
+                    + "positive number of blocks"), error.getMessage());
+            statement.execute("SET hive.datampi.sendqueue=6");
+            assertEquals(rowsOnMr(count), rows(statement, count));
+        }
+    }
+
     /** Statement.cancel() of a running query stops its ranks at once; the session goes on. */
     @Test
     void cancellingARunningQueryStopsItsRanks() throws Exception {

@@ -2,6 +2,10 @@ package org.datampi.hive.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
 import org.datampi.hive.session.DataMPISettings.PlanShape;
@@ -54,5 +58,53 @@ class DataMPISettingsTest {
                 () -> DataMPISettings.groupsMax(conf));
         assertEquals("Invalid value '0' for hive.datampi.groups.max: expected a positive number of groups",
                 error.getMessage());
+    }
+
+    @Test
+    void everySettingIsCheckedNamingTheKeyAndWhatItAccepts() {
+        Map<String, String> wrong = Map.ofEntries(
+                Map.entry(DataMPISettings.PARALLELISM, "maximal"),
+                Map.entry(DataMPISettings.MEM_USED_PERCENT, "0"),
+                Map.entry(DataMPISettings.SEND_QUEUE, "-2"),
+                Map.entry(DataMPISettings.PROCESSES, "many"),
+                Map.entry(DataMPISettings.HEAP, "2 GB"),
+                Map.entry(DataMPISettings.HEAP_MAX, "lots"),
+                Map.entry(DataMPISettings.MPI, "lam"),
+                Map.entry(DataMPISettings.HOSTFILE, "/no/such/hostfile"),
+                Map.entry(DataMPISettings.OVERSUBSCRIBE, "yes"),
+                Map.entry(DataMPISettings.REUSE_RANKS, "1"),
+                Map.entry(DataMPISettings.START_TIMEOUT, "soon"),
+                Map.entry(DataMPISettings.STAGE_TIMEOUT, "-1"),
+                Map.entry(DataMPISettings.STAGE_RETRIES, "-1"),
+                Map.entry(DataMPISettings.GROUPS_MAX, "0"),
+                Map.entry(DataMPISettings.PLAN, "graph"),
+                Map.entry(DataMPISettings.INPLACE_PROGRESS, "on"),
+                Map.entry(DataMPISettings.PRINT_SUMMARY, "off"));
+        assertEquals(Set.copyOf(DataMPISettings.ALL), wrong.keySet(), "every setting has a wrong value here");
+        Configuration valid = new Configuration(false);
+        DataMPISettings.validate(valid);
+        wrong.forEach((key, value) -> {
+            Configuration conf = new Configuration(false);
+            conf.set(key, value);
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                    () -> DataMPISettings.validate(conf), key + "=" + value);
+            assertTrue(error.getMessage().startsWith("Invalid value '" + value + "' for " + key + ": expected "),
+                    error.getMessage());
+        });
+    }
+
+    @Test
+    void theAdministratorsCapOnTheHeapRefusesALargerOne() {
+        Configuration conf = new Configuration(false);
+        conf.set(DataMPISettings.HEAP_MAX, "4g");
+        conf.set(DataMPISettings.HEAP, "4096m");
+        assertEquals(4096, DataMPISettings.heapMegabytes(conf));
+        conf.set(DataMPISettings.HEAP, "5g");
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.validate(conf));
+        assertEquals("hive.datampi.heap=5g is more than hive.datampi.heap.max=4g, the administrator's cap on a "
+                + "rank's heap", error.getMessage());
+        conf.unset(DataMPISettings.HEAP);
+        assertEquals(2048, DataMPISettings.heapMegabytes(conf), "the default 2g is within the cap");
     }
 }
