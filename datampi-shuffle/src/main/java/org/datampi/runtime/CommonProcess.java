@@ -179,6 +179,8 @@ public final class CommonProcess {
         } catch (Throwable t) {
             JobAbort.abort(rank, t, spillFiles::close);
         }
+        // No spill may still write once the directory goes.
+        shuffle.receiveBuffers().close();
         spillFiles.close();
         directory.close();
         Runtime.getRuntime().removeShutdownHook(spillCleanup);

@@ -28,19 +28,22 @@ import org.slf4j.LoggerFactory;
  * into one first, pass after pass (as Hadoop's and Tez's io.sort.factor), so that no more than that many spill files
  * are ever open at once.
  *
- * <p>Threads: runs arrive on the progress thread; the spill thread writes one partition's runs at a time; A task
- * threads open and release partitions once everything for them has arrived, while in a staged job (a DAG) runs for
- * other partitions may still arrive. A partition being read (opened and not yet released) is never spilled: its
- * reader holds its runs, so spilling it would free nothing; when only such partitions hold memory, the cache stays
- * over its share until they are released (and the engine keeps receiving: the reader may be waiting for others that
- * wait for this rank). Opening a partition that is being spilled waits for that spill. The state is guarded by this
- * object's lock, never held while a file is written or merged. A spill that fails fails the next call of the progress
- * thread or of a reader, naming the cause.
+ * <p>Threads: runs arrive on the progress thread; the spill thread (one per manager, started at the first spill,
+ * ended by {@link #close}) writes one partition's runs at a time; A task threads open and release partitions once
+ * everything for them has arrived, while in a staged job (a DAG) runs for other partitions may still arrive. A
+ * partition being read (opened and not yet released) is never spilled: its reader holds its runs, so spilling it would
+ * free nothing; when only such partitions hold memory, the cache stays over its share until they are released (and
+ * the engine keeps receiving: the reader may be waiting for others that wait for this rank). Opening or releasing a
+ * partition that is being spilled waits for that spill. The state is guarded by this object's lock, never held while
+ * a file is written, merged or deleted. A spill that fails fails the next call of the progress thread or of a reader,
+ * naming the cause.
  */
-public final class ReceiveBufferManager {
+public final class ReceiveBufferManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReceiveBufferManager.class);
     private static final int NONE = -1;
     private static final long WAIT_SLICE_MILLIS = 100;
+    /** How long {@link #close} waits for a spill being written. */
+    private static final long CLOSE_WAIT_MILLIS = 60_000;
 
     private final ShuffleMemory memory;
     private final SpillFiles spillFiles;
@@ -49,10 +52,12 @@ public final class ReceiveBufferManager {
     /** Partitions opened for reading and not yet released: their runs are in use. */
     private final Set<Integer> reading = new HashSet<>();
     private RawComparator<?> comparator;
-    /** Whether the spill thread runs. */
+    private Thread spiller;
+    /** Whether the spill thread has work: from the run that took the cache over its share until it is back. */
     private boolean spilling;
     /** The partition whose runs the spill thread is writing, or NONE. */
     private int spillingPartition = NONE;
+    private boolean closed;
     private Throwable spillFailure;
     private long spilledBytes;
     private int spillCount;
@@ -75,19 +80,26 @@ public final class ReceiveBufferManager {
         this.comparator = requireNonNull(comparator, "comparator is null");
     }
 
-    /** Caches a sorted run for a partition; past the receive share, starts the spill thread. */
+    /** Caches a sorted run for a partition; past the receive share, sets the spill thread to work. */
     public synchronized void addRun(int partition, byte[] run, int pairCount) {
         checkSpills();
+        if (closed) {
+            throw new IllegalStateException("A run for partition " + partition + " arrived after the shuffle closed");
+        }
         if (comparator == null) {
             throw new IllegalStateException("A run for partition " + partition + " arrived before the key order");
         }
         partitions.computeIfAbsent(partition, p -> new ReceivePartition()).addMemoryRun(run, pairCount);
         memory.reserveReceive(run.length);
-        if (memory.receiveOverBudget() && !spilling && largestSpillable() != NONE) {
+        if (!spilling && memory.receiveOverBudget() && largestSpillable() != NONE) {
+            if (spiller == null) {
+                Thread thread = new Thread(this::runSpills, "datampi-spill");
+                thread.setDaemon(true);
+                thread.start();
+                spiller = thread;
+            }
             spilling = true;
-            Thread spiller = new Thread(this::spillWhileOverBudget, "datampi-spill");
-            spiller.setDaemon(true);
-            spiller.start();
+            notifyAll();
         }
     }
 
@@ -100,8 +112,8 @@ public final class ReceiveBufferManager {
         return spilling && memory.receiveOverBudget();
     }
 
-    /** The spill thread: one partition after the other, the one holding the most, while the cache is over budget. */
-    private void spillWhileOverBudget() {
+    /** The spill thread: while the cache is over its share, spills the partition holding the most; else waits. */
+    private void runSpills() {
         try {
             while (true) {
                 int partition;
@@ -110,12 +122,17 @@ public final class ReceiveBufferManager {
                 List<RunCursor> cursors;
                 RawComparator<?> order;
                 synchronized (this) {
-                    partition = memory.receiveOverBudget() ? largestSpillable() : NONE;
-                    if (partition == NONE) {
+                    partition = nextToSpill();
+                    while (partition == NONE && !closed) {
                         spilling = false;
                         notifyAll();
+                        wait();
+                        partition = nextToSpill();
+                    }
+                    if (closed) {
                         return;
                     }
+                    spilling = true;
                     received = partitions.get(partition);
                     runs = received.memoryRunCount();
                     cursors = received.memoryCursors(runs);
@@ -126,20 +143,26 @@ public final class ReceiveBufferManager {
                 try (RunCursor merged = new MergingCursor(cursors, order)) {
                     spilled = spillFiles.write(partition, merged);
                 }
+                long freed;
                 synchronized (this) {
                     spillingPartition = NONE;
                     notifyAll();
                     if (partitions.get(partition) != received) {
-                        // Released meanwhile (a failed task's cleanup), its memory with it.
-                        spilled.delete();
-                        continue;
+                        // Released meanwhile, its memory with it (release waits for a spill of its partition, so
+                        // this is a rank's end); the run is not needed.
+                        freed = -1;
+                    } else {
+                        freed = received.replaceMemoryRunsWith(runs, spilled);
+                        memory.releaseReceive(freed);
+                        spilledBytes += freed;
+                        spillCount++;
                     }
-                    long freed = received.replaceMemoryRunsWith(runs, spilled);
-                    memory.releaseReceive(freed);
-                    spilledBytes += freed;
-                    spillCount++;
+                }
+                if (freed < 0) {
+                    spilled.delete();
+                } else {
                     LOG.info("Spilled {} bytes of partition {} ({} spills so far; {})", freed, partition,
-                            spillCount, memory);
+                            spillCount(), memory);
                 }
             }
         } catch (Throwable t) {
@@ -149,7 +172,17 @@ public final class ReceiveBufferManager {
                 spillingPartition = NONE;
                 notifyAll();
             }
+        } finally {
+            synchronized (this) {
+                spilling = false;
+                notifyAll();
+            }
         }
+    }
+
+    /** The partition to spill now: the largest that nobody reads while the cache is over its share; else NONE. */
+    private int nextToSpill() {
+        return !closed && memory.receiveOverBudget() ? largestSpillable() : NONE;
     }
 
     /** The partition holding the most memory that nobody reads; NONE when there is none. */
@@ -193,10 +226,7 @@ public final class ReceiveBufferManager {
             order = comparator;
         }
         // Being read, the partition is the spill thread's no more: its runs change only here.
-        List<SpilledRun> merged = mergeDown(partition, spilled, order);
-        synchronized (this) {
-            received.replaceSpilledRuns(merged);
-        }
+        List<SpilledRun> merged = mergeDown(partition, received, spilled, order);
         List<RunCursor> runs = new ArrayList<>();
         try {
             for (SpilledRun run : merged) {
@@ -207,7 +237,17 @@ public final class ReceiveBufferManager {
             throw e;
         }
         runs.addAll(inMemory);
-        return new MergingCursor(runs, order);
+        return merge(runs, order);
+    }
+
+    /** A merge of RUNS, which are closed should the merge fail to start (it reads each run's first pair). */
+    private static MergingCursor merge(List<RunCursor> runs, RawComparator<?> order) {
+        try {
+            return new MergingCursor(runs, order);
+        } catch (RuntimeException e) {
+            runs.forEach(RunCursor::close);
+            throw e;
+        }
     }
 
     private void awaitNoSpillOf(int partition) {
@@ -225,15 +265,16 @@ public final class ReceiveBufferManager {
 
     /**
      * Merges the smallest of RUNS into one while there are more than the merge factor, each pass as wide as it may be
-     * and no wider than the last one needs; returns the runs left, at most the merge factor.
+     * and no wider than the last one needs, recording each pass's result with the partition as it is made (so that
+     * its release deletes whatever a failed pass left); returns the runs left, at most the merge factor.
      */
-    private List<SpilledRun> mergeDown(int partition, List<SpilledRun> runs, RawComparator<?> order) {
+    private List<SpilledRun> mergeDown(int partition, ReceivePartition received, List<SpilledRun> runs,
+            RawComparator<?> order) {
         List<SpilledRun> left = new ArrayList<>(runs);
         while (left.size() > mergeFactor) {
             left.sort(Comparator.comparingLong(SpilledRun::bytes));
             List<SpilledRun> smallest = left.subList(0, Math.min(mergeFactor, left.size() - mergeFactor + 1));
             List<RunCursor> cursors = new ArrayList<>();
-            SpilledRun merged;
             try {
                 for (SpilledRun run : smallest) {
                     cursors.add(spillFiles.open(run));
@@ -242,26 +283,59 @@ public final class ReceiveBufferManager {
                 cursors.forEach(RunCursor::close);
                 throw e;
             }
-            try (RunCursor cursor = new MergingCursor(cursors, order)) {
+            SpilledRun merged;
+            try (RunCursor cursor = merge(cursors, order)) {
                 merged = spillFiles.write(partition, cursor);
             }
-            smallest.forEach(SpilledRun::delete);
+            List<SpilledRun> inputs = List.copyOf(smallest);
             smallest.clear();
             left.add(merged);
             synchronized (this) {
+                received.replaceSpilledRuns(left);
                 mergePasses++;
             }
+            inputs.forEach(SpilledRun::delete);
         }
         return left;
     }
 
-    /** Frees what a finished A task received, on disk and in memory. */
-    public synchronized void release(int partition) {
-        reading.remove(partition);
-        ReceivePartition received = partitions.remove(partition);
-        if (received != null) {
+    /** Frees what a finished A task received, on disk and in memory (once a spill of it being written is done). */
+    public void release(int partition) {
+        ReceivePartition received;
+        synchronized (this) {
+            awaitNoSpillOf(partition);
+            reading.remove(partition);
+            received = partitions.remove(partition);
+            if (received == null) {
+                return;
+            }
             memory.releaseReceive(received.memoryBytes());
-            received.clear();
+        }
+        received.clear();
+    }
+
+    /**
+     * Stops the spill thread, after the spill it is writing (at most a minute): the rank is through its shuffle, or
+     * failing. Idempotent.
+     */
+    @Override
+    public void close() {
+        Thread thread;
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+            thread = spiller;
+        }
+        if (thread == null) {
+            return;
+        }
+        try {
+            thread.join(CLOSE_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warn("The spill thread is still writing to {} after {} ms", spillFiles.directory(), CLOSE_WAIT_MILLIS);
         }
     }
 
@@ -283,7 +357,7 @@ public final class ReceiveBufferManager {
         return mergePasses;
     }
 
-    /** Waits until no spill runs (tests, and a rank's end): then the cache is within its share or only read runs. */
+    /** Waits until the spill thread has nothing to do: the cache is within its share, or holds only runs being read. */
     public synchronized void awaitSpills() throws InterruptedException {
         while (spilling) {
             wait(WAIT_SLICE_MILLIS);

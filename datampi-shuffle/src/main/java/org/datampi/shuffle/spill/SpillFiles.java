@@ -27,6 +27,7 @@ public final class SpillFiles implements AutoCloseable {
 
     private final Path directory;
     private final AtomicInteger sequence = new AtomicInteger();
+    private volatile boolean closed;
     private int openReaders;
     private int mostOpenReaders;
 
@@ -40,6 +41,10 @@ public final class SpillFiles implements AutoCloseable {
 
     /** Writes the whole cursor as one sorted run for a partition; returns the run. */
     public SpilledRun write(int partition, RunCursor sortedPairs) {
+        if (closed) {
+            // Never made again once removed: it would lose the owner's mode and lock (RankDirectory).
+            throw new IllegalStateException("Spill directory " + directory + " is closed");
+        }
         try {
             Files.createDirectories(directory);
             Path file = directory.resolve("partition-" + partition + "-run-" + sequence.getAndIncrement() + ".spill");
@@ -85,6 +90,7 @@ public final class SpillFiles implements AutoCloseable {
     /** Deletes the directory and everything in it. */
     @Override
     public void close() {
+        closed = true;
         if (Files.exists(directory) && !FileUtil.fullyDelete(directory.toFile())) {
             throw new UncheckedIOException(new IOException("Cannot delete spill directory " + directory));
         }
