@@ -93,7 +93,7 @@ public final class ReceiveBufferManager implements AutoCloseable {
         memory.reserveReceive(run.length);
         if (!spilling && memory.receiveOverBudget() && largestSpillable() != NONE) {
             if (spiller == null) {
-                Thread thread = new Thread(this::runSpills, "datampi-spill");
+                Thread thread = new Thread(this::runSpills, "datampi-spill-" + spillFiles.directory().getFileName());
                 thread.setDaemon(true);
                 thread.start();
                 spiller = thread;
@@ -227,17 +227,23 @@ public final class ReceiveBufferManager implements AutoCloseable {
         }
         // Being read, the partition is the spill thread's no more: its runs change only here.
         List<SpilledRun> merged = mergeDown(partition, received, spilled, order);
-        List<RunCursor> runs = new ArrayList<>();
-        try {
-            for (SpilledRun run : merged) {
-                runs.add(spillFiles.open(run));
-            }
-        } catch (RuntimeException e) {
-            runs.forEach(RunCursor::close);
-            throw e;
-        }
+        List<RunCursor> runs = openAll(merged);
         runs.addAll(inMemory);
         return merge(runs, order);
+    }
+
+    /** Cursors over RUNS; those opened are closed should one fail to open. */
+    private List<RunCursor> openAll(List<SpilledRun> runs) {
+        List<RunCursor> cursors = new ArrayList<>();
+        try {
+            for (SpilledRun run : runs) {
+                cursors.add(spillFiles.open(run));
+            }
+        } catch (RuntimeException e) {
+            cursors.forEach(RunCursor::close);
+            throw e;
+        }
+        return cursors;
     }
 
     /** A merge of RUNS, which are closed should the merge fail to start (it reads each run's first pair). */
@@ -274,17 +280,8 @@ public final class ReceiveBufferManager implements AutoCloseable {
         while (left.size() > mergeFactor) {
             left.sort(Comparator.comparingLong(SpilledRun::bytes));
             List<SpilledRun> smallest = left.subList(0, Math.min(mergeFactor, left.size() - mergeFactor + 1));
-            List<RunCursor> cursors = new ArrayList<>();
-            try {
-                for (SpilledRun run : smallest) {
-                    cursors.add(spillFiles.open(run));
-                }
-            } catch (RuntimeException e) {
-                cursors.forEach(RunCursor::close);
-                throw e;
-            }
             SpilledRun merged;
-            try (RunCursor cursor = merge(cursors, order)) {
+            try (RunCursor cursor = merge(openAll(smallest), order)) {
                 merged = spillFiles.write(partition, cursor);
             }
             List<SpilledRun> inputs = List.copyOf(smallest);

@@ -2,6 +2,7 @@ package org.datampi.shuffle.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.datampi.shuffle.merge.MergingCursor;
 import org.datampi.shuffle.merge.RunCursor;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.junit.jupiter.api.Test;
@@ -125,6 +127,33 @@ class ReceiveBufferManagerTest {
             assertEquals(0, left.count(), "the merged runs' inputs and outputs are gone");
         }
         spillFiles.close();
+    }
+
+    /**
+     * At a rank's end the spill thread is closed, and the spill directory, once removed, is never made again by a
+     * late spill (it would lose its owner's mode and lock).
+     */
+    @Test
+    void closeEndsTheSpillThreadAndAClosedDirectoryTakesNoMoreRuns() throws Exception {
+        SpillFiles spillFiles = new SpillFiles(temp.resolve("closing"));
+        ReceiveBufferManager buffers = new ReceiveBufferManager(new ShuffleMemory(1, 5_000), spillFiles, 100);
+        buffers.setComparator(BytesComparator.INSTANCE);
+        addRandomRuns(buffers, 0, 2, 20, 100);
+        buffers.awaitSpills();
+        assertTrue(buffers.spillCount() > 0);
+        assertTrue(spillThreadAlive("datampi-spill-closing"), "the spill thread waits for more work");
+        buffers.release(0);
+        buffers.release(1);
+        buffers.close();
+        assertFalse(spillThreadAlive("datampi-spill-closing"), "closed, the spill thread has ended");
+        spillFiles.close();
+        assertThrows(IllegalStateException.class, () -> spillFiles.write(0,
+                new MergingCursor(List.of(), BytesComparator.INSTANCE)));
+        assertFalse(Files.exists(spillFiles.directory()), "a closed spill directory is not made again");
+    }
+
+    private static boolean spillThreadAlive(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
     }
 
     /** Adds runs of sorted random pairs round-robin to the partitions; returns the pairs added per partition. */

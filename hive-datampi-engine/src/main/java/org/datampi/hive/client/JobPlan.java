@@ -35,7 +35,8 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
         int oTasks = Math.max(1, splits);
         int aTasks = hiveReducers;
         if (hiveReducers > 0 && !reducersFixed) {
-            aTasks = parallelism == DataMPISettings.Parallelism.ENHANCED ? (lastStage ? 1 : oTasks) : Math.max(hiveReducers, slots);
+            aTasks = parallelism == DataMPISettings.Parallelism.ENHANCED ? (lastStage ? 1 : oTasks)
+                    : Math.max(hiveReducers, slots);
         }
         return new JobPlan(oTasks, aTasks, slots);
     }

@@ -2,10 +2,12 @@ package org.datampi.hive.session;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
 
@@ -69,8 +71,8 @@ public final class DataMPISettings {
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
-            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES, GROUPS_MAX,
-            PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
+            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES,
+            GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 
@@ -80,35 +82,34 @@ public final class DataMPISettings {
 
         /** The parallelism a configuration asks for, strictly: an unknown value is refused, naming the key. */
         public static Parallelism of(Configuration conf) {
-            String value = conf.getTrimmed(PARALLELISM, "default");
-            for (Parallelism parallelism : values()) {
-                if (parallelism.name().equalsIgnoreCase(value)) {
-                    return parallelism;
-                }
-            }
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PARALLELISM
-                    + ": expected default or enhanced");
+            return choice(conf, PARALLELISM, DEFAULT, values());
         }
     }
 
     /** The plan shapes {@link #PLAN} takes. */
     public enum PlanShape {
-        MAPREDUCE, DAG;
+        DAG, MAPREDUCE;
 
         /** The shape a configuration asks for, strictly: an unknown value is refused, naming the key. */
         public static PlanShape of(Configuration conf) {
-            String value = conf.getTrimmed(PLAN, "dag");
-            for (PlanShape shape : values()) {
-                if (shape.name().equalsIgnoreCase(value)) {
-                    return shape;
-                }
-            }
-            throw new IllegalArgumentException("Invalid value '" + value + "' for " + PLAN
-                    + ": expected dag or mapreduce");
+            return choice(conf, PLAN, DAG, values());
         }
     }
 
     private DataMPISettings() {
+    }
+
+    /** One of CHOICES by name, case aside (unset: DEFAULT_CHOICE); anything else is refused, naming them. */
+    private static <E extends Enum<E>> E choice(Configuration conf, String key, E defaultChoice, E[] choices) {
+        String value = conf.getTrimmed(key, defaultChoice.name().toLowerCase(Locale.ROOT));
+        for (E choice : choices) {
+            if (choice.name().equalsIgnoreCase(value)) {
+                return choice;
+            }
+        }
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected "
+                + Arrays.stream(choices).map(choice -> choice.name().toLowerCase(Locale.ROOT))
+                        .collect(Collectors.joining(" or ")));
     }
 
     /**
@@ -192,8 +193,8 @@ public final class DataMPISettings {
         } catch (NumberFormatException e) {
             // Named below.
         }
-        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected a number in (0, 1], "
-                + "e.g. " + defaultValue);
+        throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
+                + ": expected a number in (0, 1], e.g. " + defaultValue);
     }
 
     private static long megabytes(Configuration conf, String key, String defaultValue) {

@@ -221,11 +221,12 @@ class EngineSelectionIT {
         hive.setEngine("datampi");
         Map<String, String> refused = Map.of(
                 "hive.datampi.sendqueue=none", "Invalid value 'none' for hive.datampi.sendqueue: expected a positive",
-                "hive.datampi.mpi=lam", "Invalid value 'lam' for hive.datampi.mpi: expected one of openmpi, mpich, impi",
+                "hive.datampi.mpi=lam", "Invalid value 'lam' for hive.datampi.mpi: expected one of openmpi, mpich, "
+                        + "impi",
                 "hive.datampi.memusedpercent=2", "Invalid value '2' for hive.datampi.memusedpercent: expected a number "
                         + "in (0, 1]",
-                "hive.datampi.hostfile=/no/such/hostfile", "Invalid value '/no/such/hostfile' for hive.datampi.hostfile: "
-                        + "expected a readable mpidrun hostfile",
+                "hive.datampi.hostfile=/no/such/hostfile", "Invalid value '/no/such/hostfile' for "
+                        + "hive.datampi.hostfile: expected a readable mpidrun hostfile",
                 "hive.datampi.stage.timeout=0", "Invalid value '0' for hive.datampi.stage.timeout: expected a positive "
                         + "number of seconds");
         refused.forEach((setting, expected) -> {
