@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * in either plan shape. With hive.datampi.stage.retries=1 (the default) the stage runs again on a fresh group and the
  * query succeeds with Hive on MR's answer, the retry shown on the console; with 0 it fails within seconds naming the
  * killed rank, the target keeps its rows, no process of the group and no file of its ranks is left, and the session's
- * next query succeeds.
+ * next query succeeds. A rank lost between queries, while the warm group idles, costs the next query nothing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RankLossIT {
@@ -105,6 +105,32 @@ class RankLossIT {
         assertEquals(labelled(output, "mr"), labelled(output, "next"), "the next query:\n" + output);
         assertTrue(output.contains("datampi: Stage-1 "), "it ran on datampi:\n" + output);
         assertNoLocalFileLeft();
+    }
+
+    /**
+     * A rank lost between two queries while the warm group idles (its host rebooted, the OOM killer): the group ends
+     * within seconds, and the next query runs on a fresh one (or, had it reached the dying group first, on its retry)
+     * with Hive on MR's answer; nothing fails.
+     */
+    @Test
+    void aRankLostBetweenQueriesCostsTheNextQueryNothing() throws Exception {
+        HiveCli cli = HiveCli.start(root, "between", "SET hive.execution.engine=datampi; "
+                + "SELECT 'first', count(DISTINCT page) FROM visits; "
+                // A pause in Hive's own JVM, with the group idle: the rank is killed meanwhile.
+                + "SET hive.execution.engine=mr; SELECT 'pause', reflect('java.lang.Thread', 'sleep', 8000L); "
+                + "SET hive.execution.engine=datampi; SELECT 'next', page, count(*) FROM visits GROUP BY page; "
+                + "SET hive.execution.engine=mr; SELECT 'mr', page, count(*) FROM visits GROUP BY page;");
+        List<ProcessHandle> group = cli.awaitStageRanks(Pattern.compile("(?m)^first\t"));
+        killOneRank(group);
+        assertAllGone(group, cli);
+        assertEquals(0, cli.awaitExit(), cli.output());
+        String output = cli.output();
+        assertFalse(output.contains("FAILED:"), "nothing failed:\n" + output);
+        List<String> next = labelled(output, "next").stream().sorted().toList();
+        assertFalse(next.isEmpty(), output);
+        assertEquals(labelled(output, "mr").stream().sorted().toList(), next, "the next query:\n" + output);
+        long stages = output.lines().filter(line -> line.matches("datampi: Stage-1 job_\\S+: .* ranks.*")).count();
+        assertTrue(stages >= 2, "both queries ran on datampi:\n" + output);
     }
 
     /** SETTINGS, then STATEMENT with a rank killed once PHASE shows: it runs again and gives MR's answer. */
