@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.datampi.hive.session.QuerySession;
 
@@ -50,6 +51,11 @@ final class HiveSession implements AutoCloseable {
     void createSalesText(String table, Path files) {
         query("CREATE EXTERNAL TABLE " + table + " (" + TestData.SALES_COLUMNS + ") ROW FORMAT DELIMITED "
                 + "FIELDS TERMINATED BY '|' STORED AS TEXTFILE LOCATION '" + files.toUri() + "'");
+    }
+
+    /** The session's configuration, as hive-site.xml and --hiveconf make it (neither is validated by Hive). */
+    HiveConf conf() {
+        return session.conf();
     }
 
     void setEngine(String engine) {
