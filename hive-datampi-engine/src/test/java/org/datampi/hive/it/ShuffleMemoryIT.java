@@ -1,0 +1,98 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A Hive query whose shuffle is several times the ranks' memory for it, on a key that holds half of all rows: a
+ * shuffle join of 600,000 rows (half on one key) into a GROUP BY, with map joins and map-side aggregation off so that
+ * every row crosses the shuffle (some 30 MB to each of 2 ranks), on 512 MB ranks with 1.5% of it for the shuffle
+ * (under 6 MB for received data). The answer equals Hive on MR's; the ranks spilled, and each rank's account of its memory shows the received data
+ * within its share (plus the blocks already in flight) and the send blocks within theirs.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ShuffleMemoryIT {
+    private static final String JOIN = "SELECT d.name, count(*), sum(f.id), max(f.payload) FROM facts f JOIN dims d "
+            + "ON f.k = d.k GROUP BY d.name;";
+    private static final long BLOCK_SIZE = 256 * 1024;
+    private static final Pattern RANK_LOGS = Pattern.compile("datampi: rank logs in (\\S+)");
+    private static final Pattern MEMORY = Pattern.compile("peak send blocks (\\d+) of (\\d+) bytes, "
+            + "peak receive cache (\\d+) of (\\d+) bytes");
+    private static final Pattern SPILLED = Pattern.compile("received data spilled to local disk: (\\S+ \\S+)");
+
+    private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-shuffle-memory");
+
+    @BeforeAll
+    void createTables() throws Exception {
+        FileUtil.fullyDelete(root.toFile());
+        Files.createDirectories(root);
+        HiveCli setup = HiveCli.start(root, "setup", "SET hive.execution.engine=mr;"
+                + "CREATE TABLE facts STORED AS ORC AS SELECT pos AS id, if(pos % 2 = 0, 0, pmod(pos * 7, 4999)) AS k, "
+                + "concat('payload-', pos, '-', repeat('x', pmod(pos, 31))) AS payload "
+                + "FROM (SELECT posexplode(split(space(599999), ' ')) AS (pos, unused)) generated;"
+                + "CREATE TABLE dims STORED AS ORC AS SELECT pos AS k, concat('name-', pos) AS name "
+                + "FROM (SELECT posexplode(split(space(4999), ' ')) AS (pos, unused)) generated;");
+        assertEquals(0, setup.awaitExit(), setup.output());
+    }
+
+    @Test
+    void aSkewedShuffleSeveralTimesTheMemoryBudgetSpillsAndGivesMrsAnswer() throws Exception {
+        String noShortcuts = "SET hive.auto.convert.join=false; SET hive.map.aggr=false; ";
+        HiveCli cli = HiveCli.start(root, "skewed-join", noShortcuts
+                + "SET hive.execution.engine=datampi; SET hive.datampi.heap=512m; "
+                + "SET hive.datampi.memusedpercent=0.015; SET hive.exec.reducers.bytes.per.reducer=4000000; "
+                + labelled("datampi", JOIN)
+                + "SET hive.execution.engine=mr; " + labelled("mr", JOIN));
+        assertEquals(0, cli.awaitExit(), cli.output());
+        String output = cli.output();
+
+        List<String> datampi = rows(output, "datampi");
+        assertFalse(datampi.isEmpty(), output);
+        assertEquals(rows(output, "mr"), datampi, "the same rows as Hive on MR");
+
+        Matcher spilled = SPILLED.matcher(output);
+        assertTrue(spilled.find(), "the stage's summary:\n" + output);
+        assertFalse(spilled.group(1).startsWith("0 "), "the ranks spilled: " + spilled.group());
+
+        Matcher logs = RANK_LOGS.matcher(output);
+        assertTrue(logs.find(), output);
+        int ranks = 0;
+        try (Stream<Path> files = Files.list(Path.of(logs.group(1)))) {
+            for (Path log : files.filter(p -> p.getFileName().toString().matches("rank-\\d+\\.log")).toList()) {
+                Matcher memory = MEMORY.matcher(Files.readString(log));
+                while (memory.find()) {
+                    ranks++;
+                    assertTrue(Long.parseLong(memory.group(1)) <= Long.parseLong(memory.group(2)) + 2 * BLOCK_SIZE,
+                            "send blocks within their share: " + memory.group());
+                    assertTrue(Long.parseLong(memory.group(3)) <= Long.parseLong(memory.group(4)) + 3 * BLOCK_SIZE,
+                            "received runs within their share: " + memory.group());
+                }
+            }
+        }
+        assertTrue(ranks > 0, "the ranks accounted for their memory in " + logs.group(1));
+    }
+
+    /** The query with LABEL as its first column, so that its rows can be told from the other engine's. */
+    private static String labelled(String label, String query) {
+        return query.replaceFirst("^SELECT ", "SELECT '" + label + "', ");
+    }
+
+    /** The rows labelled LABEL, without the label, sorted. */
+    private static List<String> rows(String output, String label) {
+        return output.lines().filter(line -> line.startsWith(label + "\t"))
+                .map(line -> line.substring(label.length() + 1)).sorted().toList();
+    }
+}
