@@ -10,20 +10,24 @@ import org.apache.hadoop.util.QuickSort;
 /**
  * One block of a send partition: the serialized pairs bound for one A task, with the offset of every pair and of
  * its key, so that the block can be sorted by raw key bytes without deserializing anything. Its arrays are allocated
- * on the first pair and grow by doubling up to the block size, so that a task sending to thousands of partitions holds
- * what it has buffered rather than a full block each; {@link #heldBytes} says what it holds, for
- * {@link SendPartitionList} to reserve.
+ * on the first pair, as large as its list's share of memory allows (a full block when there is room for one per
+ * partition), and grow by doubling up to the block size, so that a task sending to thousands of partitions holds what
+ * it has buffered rather than a full block each; {@link #heldBytes} says what it holds, for {@link SendPartitionList}
+ * to reserve.
  */
 public final class SendPartition {
     private static final QuickSort SORTER = new QuickSort();
     private static final int MIN_DATA_BYTES = 4 * 1024;
     private static final int MIN_PAIRS = 16;
+    /** The index's first size: a pair of 64 bytes on average, no fewer than MIN_PAIRS. */
+    private static final int FIRST_PAIR_BYTES = 64;
     /** A pair's index: its offset, its key's offset and its key's length. */
     private static final int INDEX_BYTES_PER_PAIR = 3 * Integer.BYTES;
     private static final byte[] NO_DATA = new byte[0];
     private static final int[] NO_INDEX = new int[0];
 
     private final int blockSize;
+    private final int firstDataBytes;
     private byte[] data = NO_DATA;
     private int length;
     private int[] pairOffsets = NO_INDEX;
@@ -32,15 +36,27 @@ public final class SendPartition {
     private int count;
 
     public SendPartition(int blockSize) {
+        this(blockSize, blockSize);
+    }
+
+    /** A block of up to BLOCK_SIZE bytes whose data array starts at FIRST_DATA_BYTES (4 KB to the block size). */
+    public SendPartition(int blockSize, int firstDataBytes) {
         if (blockSize <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockSize);
         }
         this.blockSize = blockSize;
+        this.firstDataBytes = Math.max(Math.min(MIN_DATA_BYTES, blockSize), Math.min(firstDataBytes, blockSize));
     }
 
     /** Bytes the block holds in the heap: its data array and its index of pairs. */
     public long heldBytes() {
         return data.length + (long) INDEX_BYTES_PER_PAIR * pairOffsets.length;
+    }
+
+    /** Whether a pair of these lengths fits the block's arrays as they are: the common case, checked per pair. */
+    public boolean fits(int keyLength, int valueLength) {
+        return count < pairOffsets.length
+                && length + PairFormat.serializedLength(keyLength, valueLength) <= data.length;
     }
 
     /** How many bytes more the block would hold after appending a pair of these lengths: 0 when it fits as it is. */
@@ -51,14 +67,14 @@ public final class SendPartition {
     }
 
     /**
-     * The data array's length once it holds NEEDED bytes: doubling from 4 KB up to the block size, or one pair's length
-     * where that alone is larger.
+     * The data array's length once it holds NEEDED bytes: doubling from its first size up to the block size, or one
+     * pair's length where that alone is larger.
      */
     private int dataCapacityFor(int needed) {
         if (needed <= data.length) {
             return data.length;
         }
-        int doubled = (int) Math.min(blockSize, Math.max(MIN_DATA_BYTES, 2L * data.length));
+        int doubled = (int) Math.min(blockSize, Math.max(firstDataBytes, 2L * data.length));
         return Math.max(needed, doubled);
     }
 
@@ -66,7 +82,8 @@ public final class SendPartition {
         if (pairs <= pairOffsets.length) {
             return pairOffsets.length;
         }
-        return (int) Math.max(pairs, Math.max(MIN_PAIRS, 2L * pairOffsets.length));
+        int first = Math.max(MIN_PAIRS, firstDataBytes / FIRST_PAIR_BYTES);
+        return (int) Math.max(pairs, Math.max(first, 2L * pairOffsets.length));
     }
 
     /** An empty block takes any pair, even one larger than the block size; otherwise the pair must fit. */

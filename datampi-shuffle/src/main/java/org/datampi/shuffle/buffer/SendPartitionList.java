@@ -26,8 +26,10 @@ public final class SendPartitionList {
         this.memory = requireNonNull(memory, "memory is null");
         this.sink = requireNonNull(sink, "sink is null");
         this.partitions = new SendPartition[partitionCount];
+        // Full blocks from the first pair when the share has room for one per partition (no copies as they grow).
+        int firstDataBytes = (int) Math.min(blockSize, memory.sendBudget() / Math.max(1, partitionCount));
         for (int i = 0; i < partitionCount; i++) {
-            partitions[i] = new SendPartition(blockSize);
+            partitions[i] = new SendPartition(blockSize, firstDataBytes);
         }
     }
 
@@ -46,7 +48,9 @@ public final class SendPartitionList {
         if (!block.hasRoomFor(keyLength, valueLength)) {
             flush(partition);
         }
-        reserveRoom(block, keyLength, valueLength);
+        if (!block.fits(keyLength, valueLength)) {
+            reserveRoom(block, keyLength, valueLength);
+        }
         block.append(key, keyOffset, keyLength, value, valueOffset, valueLength);
     }
 
