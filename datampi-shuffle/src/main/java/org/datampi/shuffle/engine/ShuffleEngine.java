@@ -22,13 +22,13 @@ import org.datampi.transport.Transport;
  * MPI_Isend for queued blocks, probes for and receives incoming messages into direct buffers, tests the pending
  * requests and hands completed messages to the handler in the order each source sent them.
  *
- * <p>Only this thread calls MPI while the engine runs, so task threads never spin in MPI. When there is nothing to
- * do it backs off from spinning to yielding to parking, so that it leaves the core to the O task on a 2-core
- * machine. The send queue is bounded by {@code sendQueue} data blocks in flight or waiting: an O task that outruns
- * the network waits for a permit instead of filling the heap. While the handler is full ({@link
- * MessageHandler#receivePaused}: its received data over budget while a spill brings it down) the engine takes in only
- * the ranks' heartbeats and leaves every other message with the transport (its sender's send queue fills and waits),
- * but goes on sending: a rank that writes to disk never stops the others' progress through it.
+ * <p>Only this thread calls MPI (through its {@link Transport}) while the engine runs, so task threads never spin in
+ * MPI. When there is nothing to do it backs off from spinning to yielding to parking, so that it leaves the core to
+ * the O task on a 2-core machine. The send queue is bounded by {@code sendQueue} data blocks in flight or waiting:
+ * an O task that outruns the network waits for a permit instead of filling the heap. While the handler is full
+ * ({@link MessageHandler#receivePaused}: its received data over budget while a spill brings it down) the engine takes
+ * in only the ranks' heartbeats and leaves every other message with the transport (its sender's send queue fills and
+ * waits), but goes on sending: a rank that writes to disk never stops the others' progress through it.
  *
  * <p>Threading: {@link #sendBlock}, {@link #sendControl}, {@link #checkHealthy} and {@link #drainAndStop} are called by
  * any thread; only the progress thread calls the transport and the handler. Every wait of a calling thread polls the
@@ -41,8 +41,8 @@ public final class ShuffleEngine {
         void onMessage(int source, int tag, ByteBuffer payload);
 
         /**
-         * Whether the handler takes no more data for now (asked before each round of probes): its memory is over
-         * budget while a spill brings it down. It must become false again without further messages.
+         * Whether the handler takes no more data for now (asked before each probe): its memory is over budget while
+         * a spill brings it down. It must become false again without further messages.
          */
         default boolean receivePaused() {
             return false;
@@ -60,7 +60,6 @@ public final class ShuffleEngine {
     private static final int[] TAGS_WHILE_PAUSED = {MessageTag.HEARTBEAT, MessageTag.SIGNING_OFF};
 
     private final Transport transport;
-
     private final BufferPool pool;
     private final MessageHandler handler;
     private final Consumer<Throwable> onFailure;
