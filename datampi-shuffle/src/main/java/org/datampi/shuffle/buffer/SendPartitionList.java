@@ -5,9 +5,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * The send partition list of the paper's buffer manager (Fig. 7): one {@link SendPartition} per A task. A partition
  * that cannot take the next pair is handed to the sink, which encodes and queues it, and is then reused. The blocks'
- * memory is reserved with the rank's {@link ShuffleMemory} before a block grows: when the send share is used up, the
- * block holding the most is sent early and dropped, so that a task sending to thousands of partitions stays within
- * the share instead of holding a full block for each. Used by one task thread.
+ * memory is reserved with the rank's {@link ShuffleMemory} before a block grows: when the send share is used up, an
+ * empty block's arrays are dropped, else the block with the most pairs' bytes is sent early and dropped, so that a
+ * task sending to thousands of partitions stays within the share instead of holding a full block for each, and what
+ * goes early is as large as it can be. Used by one task thread.
  */
 public final class SendPartitionList {
     /** Takes a full (or final) block; must be done with it when it returns, since the block is reused. */
@@ -26,8 +27,9 @@ public final class SendPartitionList {
         this.memory = requireNonNull(memory, "memory is null");
         this.sink = requireNonNull(sink, "sink is null");
         this.partitions = new SendPartition[partitionCount];
-        // Full blocks from the first pair when the share has room for one per partition (no copies as they grow).
-        int firstDataBytes = (int) Math.min(blockSize, memory.sendBudget() / Math.max(1, partitionCount));
+        // Full blocks from the first pair when half the share has room for one per partition (no copies as they grow);
+        // the other half for their indexes and growth.
+        int firstDataBytes = (int) Math.min(blockSize, memory.sendBudget() / (2L * Math.max(1, partitionCount)));
         for (int i = 0; i < partitionCount; i++) {
             partitions[i] = new SendPartition(blockSize, firstDataBytes);
         }
@@ -55,8 +57,8 @@ public final class SendPartitionList {
     }
 
     /**
-     * Reserves what the block needs to take the pair. While the share has no room, the block holding the most (this
-     * one, possibly) is sent and dropped; a list that holds nothing more takes the room anyway.
+     * Reserves what the block needs to take the pair. While the share has no room, another block's arrays are freed
+     * ({@link #toFree}); a list that has nothing more to free takes the room anyway.
      */
     private void reserveRoom(SendPartition block, int keyLength, int valueLength) {
         while (true) {
@@ -65,24 +67,33 @@ public final class SendPartitionList {
                 heldBytes += growth;
                 return;
             }
-            int fullest = holdingTheMost();
-            if (fullest < 0) {
+            int victim = toFree(block);
+            if (victim < 0) {
                 memory.reserveSend(growth);
                 heldBytes += growth;
                 return;
             }
-            flush(fullest);
-            drop(fullest);
+            flush(victim);
+            drop(victim);
         }
     }
 
-    /** The partition whose block holds the most memory, or -1 when none holds any. */
-    private int holdingTheMost() {
+    /**
+     * The block to free for GROWING: one that holds arrays but no pairs (freed without a send), else the one with the
+     * most pairs' bytes (this one, possibly: the fewest, largest early sends); -1 when no other block holds memory
+     * and this one holds no pairs.
+     */
+    private int toFree(SendPartition growing) {
         int fullest = -1;
-        long most = 0;
+        int most = 0;
         for (int i = 0; i < partitions.length; i++) {
-            if (partitions[i].heldBytes() > most) {
-                most = partitions[i].heldBytes();
+            SendPartition block = partitions[i];
+            if (block.isEmpty()) {
+                if (block != growing && block.heldBytes() > 0) {
+                    return i;
+                }
+            } else if (block.byteLength() > most) {
+                most = block.byteLength();
                 fullest = i;
             }
         }

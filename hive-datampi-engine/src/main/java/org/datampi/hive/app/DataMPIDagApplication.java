@@ -115,6 +115,7 @@ public final class DataMPIDagApplication {
             } else {
                 for (int task = stages.rank(); task < vertex.tasks().size(); task += stages.size()) {
                     run(job, vertex, task, stages, edges);
+                    edges.releaseTaskInputs(vertex.name(), task);
                     stages.taskDone(stage);
                 }
             }

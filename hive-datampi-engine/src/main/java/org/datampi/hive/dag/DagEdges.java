@@ -74,6 +74,20 @@ public final class DagEdges {
         return stages.receiver(pairTypes, edge.firstPartition() + partition);
     }
 
+    /**
+     * Frees what task TASK of the vertex read of its inputs here, its own partition of each, once it has run: the
+     * vertex's other tasks read others. (A broadcast copy serves all of them: it goes with {@link #releaseInputsOf}.)
+     * Without this, a reduce vertex's partitions would hold their memory until its last task here, unspillable while
+     * marked as read.
+     */
+    public void releaseTaskInputs(String vertex, int task) {
+        for (DagEdge edge : dag.inputsOf(vertex)) {
+            if (edge.routing() != DagEdge.Routing.BROADCAST) {
+                stages.release(edge.firstPartition() + task);
+            }
+        }
+    }
+
     /** Frees what this rank received for the vertex's inputs: its tasks here have run. */
     public void releaseInputsOf(String vertex) {
         // A union's edges share their partitions; releasing one twice frees nothing more.
