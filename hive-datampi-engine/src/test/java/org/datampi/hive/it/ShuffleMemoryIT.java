@@ -20,8 +20,9 @@ import org.junit.jupiter.api.TestInstance;
  * A Hive query whose shuffle is several times the ranks' memory for it, on a key that holds half of all rows: a
  * shuffle join of 600,000 rows (half on one key) into a GROUP BY, with map joins and map-side aggregation off so that
  * every row crosses the shuffle (some 30 MB to each of 2 ranks), on 512 MB ranks with 1.5% of it for the shuffle
- * (under 6 MB for received data). The answer equals Hive on MR's; the ranks spilled, and each rank's account of its memory shows the received data
- * within its share (plus the blocks already in flight) and the send blocks within theirs.
+ * (under 6 MB for received data). The answer equals Hive on MR's; the ranks spilled, and each rank's account of its
+ * memory shows the received data within its share (plus the blocks already in flight) and the send blocks within
+ * theirs, sent early when their share is used up but not in pieces.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShuffleMemoryIT {
@@ -32,6 +33,9 @@ class ShuffleMemoryIT {
     private static final Pattern MEMORY = Pattern.compile("peak send blocks (\\d+) of (\\d+) bytes, "
             + "peak receive cache (\\d+) of (\\d+) bytes");
     private static final Pattern SPILLED = Pattern.compile("received data spilled to local disk: (\\S+ \\S+)");
+    private static final Pattern SENT = Pattern.compile("(\\d+) blocks \\((\\d+) bytes\\) sent");
+    /** What an early send must average at least: a block sent for room, not a pair (over 60 KB when measured). */
+    private static final long LEAST_AVERAGE_BLOCK = 8 * 1024;
 
     private final Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-shuffle-memory");
 
@@ -72,6 +76,12 @@ class ShuffleMemoryIT {
         int ranks = 0;
         try (Stream<Path> files = Files.list(Path.of(logs.group(1)))) {
             for (Path log : files.filter(p -> p.getFileName().toString().matches("rank-\\d+\\.log")).toList()) {
+                Matcher sent = SENT.matcher(Files.readString(log));
+                while (sent.find()) {
+                    // The send share is small: blocks go early, but each as full as the share allows.
+                    assertTrue(Long.parseLong(sent.group(2)) >= LEAST_AVERAGE_BLOCK * Long.parseLong(sent.group(1)),
+                            "blocks of " + LEAST_AVERAGE_BLOCK + " bytes or more on average: " + sent.group());
+                }
                 Matcher memory = MEMORY.matcher(Files.readString(log));
                 while (memory.find()) {
                     ranks++;
