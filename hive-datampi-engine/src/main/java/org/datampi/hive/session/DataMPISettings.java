@@ -101,7 +101,7 @@ public final class DataMPISettings {
 
     /** One of CHOICES by name, case aside (unset: DEFAULT_CHOICE); anything else is refused, naming them. */
     private static <E extends Enum<E>> E choice(Configuration conf, String key, E defaultChoice, E[] choices) {
-        String value = conf.getTrimmed(key, defaultChoice.name().toLowerCase(Locale.ROOT));
+        String value = valueOf(conf, key, defaultChoice.name().toLowerCase(Locale.ROOT));
         for (E choice : choices) {
             if (choice.name().equalsIgnoreCase(value)) {
                 return choice;
@@ -124,6 +124,15 @@ public final class DataMPISettings {
                 validate(conf, key);
             }
         }
+    }
+
+    /**
+     * A setting's value, trimmed; DEFAULT_VALUE when it is unset or blank, as everywhere in the engine (hive-site.xml
+     * ships some empty, and {@code SET hive.datampi.mpi=} goes back to the default).
+     */
+    private static String valueOf(Configuration conf, String key, String defaultValue) {
+        String value = conf.getTrimmed(key);
+        return value == null || value.isEmpty() ? defaultValue : value;
     }
 
     /** Checks one setting of {@link #ALL} as {@link #validate(Configuration)} does; an unset one is its default. */
@@ -155,27 +164,25 @@ public final class DataMPISettings {
      */
     public static long heapMegabytes(Configuration conf) {
         long heap = megabytes(conf, HEAP, "2g");
-        if (conf.get(HEAP_MAX) != null) {
-            long max = megabytes(conf, HEAP_MAX, "2g");
-            if (heap > max) {
-                throw new IllegalArgumentException(HEAP + "=" + conf.getTrimmed(HEAP, "2g") + " is more than "
-                        + HEAP_MAX + "=" + conf.getTrimmed(HEAP_MAX) + ", the administrator's cap on a rank's heap");
-            }
+        String cap = valueOf(conf, HEAP_MAX, "");
+        if (!cap.isEmpty() && heap > megabytes(conf, HEAP_MAX, cap)) {
+            throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, "2g") + " is more than " + HEAP_MAX
+                    + "=" + cap + ", the administrator's cap on a rank's heap");
         }
         return heap;
     }
 
     /** An MPI implementation bin/mpidrun runs, strictly (unset: Open MPI when installed, else MPICH). */
     public static void mpi(Configuration conf) {
-        String value = conf.getTrimmed(MPI);
-        if (value != null && !MPI_IMPLEMENTATIONS.contains(value)) {
+        String value = valueOf(conf, MPI, "");
+        if (!value.isEmpty() && !MPI_IMPLEMENTATIONS.contains(value)) {
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + MPI + ": expected one of "
                     + String.join(", ", MPI_IMPLEMENTATIONS));
         }
     }
 
     private static void hostfile(Configuration conf) {
-        String value = conf.getTrimmed(HOSTFILE, "");
+        String value = valueOf(conf, HOSTFILE, "");
         if (!value.isEmpty() && !Files.isReadable(Path.of(value))) {
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + HOSTFILE
                     + ": expected a readable mpidrun hostfile (no such file, or not readable)");
@@ -184,7 +191,7 @@ public final class DataMPISettings {
 
     /** A number in (0, 1], strictly. */
     private static double fraction(Configuration conf, String key, double defaultValue) {
-        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        String value = valueOf(conf, key, String.valueOf(defaultValue));
         try {
             double number = Double.parseDouble(value);
             if (number > 0 && number <= 1) {
@@ -198,7 +205,7 @@ public final class DataMPISettings {
     }
 
     private static long megabytes(Configuration conf, String key, String defaultValue) {
-        String value = conf.getTrimmed(key, defaultValue);
+        String value = valueOf(conf, key, defaultValue);
         Matcher size = HEAP_SIZE.matcher(value);
         if (!size.matches()) {
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
@@ -215,7 +222,7 @@ public final class DataMPISettings {
 
     /** A positive number of seconds, strictly: anything else is refused, naming the key. */
     public static long seconds(Configuration conf, String key, long defaultValue) {
-        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        String value = valueOf(conf, key, String.valueOf(defaultValue));
         try {
             long seconds = Long.parseLong(value);
             if (seconds > 0) {
@@ -240,7 +247,7 @@ public final class DataMPISettings {
 
     /** An integer of at least MIN, strictly: anything else is refused, naming the key and what EXPECTED says. */
     private static int atLeast(Configuration conf, String key, int defaultValue, int min, String expected) {
-        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        String value = valueOf(conf, key, String.valueOf(defaultValue));
         try {
             int number = Integer.parseInt(value);
             if (number >= min) {
@@ -257,7 +264,7 @@ public final class DataMPISettings {
      * silently do the opposite of what was meant.
      */
     public static boolean flag(Configuration conf, String key, boolean defaultValue) {
-        String value = conf.getTrimmed(key, String.valueOf(defaultValue));
+        String value = valueOf(conf, key, String.valueOf(defaultValue));
         if (!value.equals("true") && !value.equals("false")) {
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + key + ": expected true or false");
         }

@@ -93,6 +93,19 @@ class DataMPISettingsTest {
         });
     }
 
+    /** hive-site.xml ships some settings empty, and SET KEY= goes back to the default: a blank value is the default. */
+    @Test
+    void aBlankValueIsTheDefault() {
+        Configuration conf = new Configuration(false);
+        for (String key : DataMPISettings.ALL) {
+            conf.set(key, " ");
+        }
+        DataMPISettings.validate(conf);
+        assertEquals(2048, DataMPISettings.heapMegabytes(conf));
+        assertEquals(1, DataMPISettings.stageRetries(conf));
+        assertEquals(PlanShape.DAG, PlanShape.of(conf));
+    }
+
     @Test
     void theAdministratorsCapOnTheHeapRefusesALargerOne() {
         Configuration conf = new Configuration(false);
