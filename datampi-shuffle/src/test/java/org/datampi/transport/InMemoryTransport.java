@@ -55,7 +55,13 @@ public final class InMemoryTransport {
 
     public synchronized void resume(int rank) {
         stalled.remove(rank);
-        pendingSends.entrySet().removeIf(send -> send.getValue() == rank && completed.add(send.getKey()));
+        for (Iterator<Map.Entry<Long, Integer>> sends = pendingSends.entrySet().iterator(); sends.hasNext();) {
+            Map.Entry<Long, Integer> send = sends.next();
+            if (send.getValue() == rank) {
+                completed.add(send.getKey());
+                sends.remove();
+            }
+        }
     }
 
     /** RANK is gone: its own calls and every send to it, pending or new, fail. */
