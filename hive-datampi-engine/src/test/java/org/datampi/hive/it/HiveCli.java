@@ -101,6 +101,12 @@ record HiveCli(Process process, Path outputFile) {
         return process.exitValue();
     }
 
+    /** The rows the session printed with LABEL as their first column ({@code SELECT 'label', ...}), without it. */
+    static List<String> labelledRows(String output, String label) {
+        return output.lines().filter(line -> line.startsWith(label + "\t"))
+                .map(line -> line.substring(label.length() + 1)).toList();
+    }
+
     String output() {
         try {
             return Files.readString(outputFile, StandardCharsets.UTF_8);

@@ -236,6 +236,8 @@ class HiveServer2IT {
                     + "positive number of blocks"), error.getMessage());
             statement.execute("SET hive.datampi.sendqueue=6");
             assertEquals(rowsOnMr(count), rows(statement, count));
+            String log = String.join("\n", ((HiveStatement) statement).getQueryLog());
+            assertTrue(log.contains("job_datampi"), "ran on datampi: " + log);
         }
     }
 

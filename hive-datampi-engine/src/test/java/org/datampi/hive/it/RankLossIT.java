@@ -101,8 +101,10 @@ class RankLossIT {
         assertTrue(failed.matches(".*\\brank " + rank + "\\b.*signal 9.*"), "names the killed rank " + rank
                 + " and its signal: " + failed);
         assertFalse(output.contains("runs again"), "no retry:\n" + output);
-        assertEquals(List.of("before\t0"), labelled(output, "target"), "the target keeps its rows:\n" + output);
-        assertEquals(labelled(output, "mr"), labelled(output, "next"), "the next query:\n" + output);
+        assertEquals(List.of("before\t0"), HiveCli.labelledRows(output, "target"),
+                "the target keeps its rows:\n" + output);
+        assertEquals(HiveCli.labelledRows(output, "mr"), HiveCli.labelledRows(output, "next"),
+                "the next query:\n" + output);
         assertTrue(output.contains("datampi: Stage-1 "), "it ran on datampi:\n" + output);
         assertNoLocalFileLeft();
     }
@@ -126,9 +128,9 @@ class RankLossIT {
         assertEquals(0, cli.awaitExit(), cli.output());
         String output = cli.output();
         assertFalse(output.contains("FAILED:"), "nothing failed:\n" + output);
-        List<String> next = labelled(output, "next").stream().sorted().toList();
+        List<String> next = HiveCli.labelledRows(output, "next").stream().sorted().toList();
         assertFalse(next.isEmpty(), output);
-        assertEquals(labelled(output, "mr").stream().sorted().toList(), next, "the next query:\n" + output);
+        assertEquals(HiveCli.labelledRows(output, "mr").stream().sorted().toList(), next, "the next query:\n" + output);
         long stages = output.lines().filter(line -> line.matches("datampi: Stage-1 job_\\S+: .* ranks.*")).count();
         assertTrue(stages >= 2, "both queries ran on datampi:\n" + output);
     }
@@ -147,9 +149,9 @@ class RankLossIT {
         assertTrue(output.contains("datampi: Stage-1 runs again on a fresh group of ranks (attempt 2 of 2, "
                 + "hive.datampi.stage.retries=1)"), output);
         assertAllGone(group, cli);
-        List<String> answer = labelled(output, "datampi");
+        List<String> answer = HiveCli.labelledRows(output, "datampi");
         assertFalse(answer.isEmpty() || answer.contains("before\t0"), "the target was written:\n" + output);
-        assertEquals(labelled(output, "mr"), answer, "the same rows as Hive on MR, none twice:\n" + output);
+        assertEquals(HiveCli.labelledRows(output, "mr"), answer, "the same rows as Hive on MR, none twice:\n" + output);
         assertNoLocalFileLeft();
     }
 
@@ -176,12 +178,6 @@ class RankLossIT {
             }
         }
         throw new AssertionError("process " + pid + " has no MPI rank in its environment");
-    }
-
-    /** The rows printed with LABEL as their first column, without it. */
-    private static List<String> labelled(String output, String label) {
-        return output.lines().filter(line -> line.startsWith(label + "\t"))
-                .map(line -> line.substring(label.length() + 1)).toList();
     }
 
     private static void assertAllGone(List<ProcessHandle> group, HiveCli cli) throws InterruptedException {

@@ -63,9 +63,10 @@ class ShuffleMemoryIT {
         assertEquals(0, cli.awaitExit(), cli.output());
         String output = cli.output();
 
-        List<String> datampi = rows(output, "datampi");
+        List<String> datampi = HiveCli.labelledRows(output, "datampi").stream().sorted().toList();
         assertFalse(datampi.isEmpty(), output);
-        assertEquals(rows(output, "mr"), datampi, "the same rows as Hive on MR");
+        assertEquals(HiveCli.labelledRows(output, "mr").stream().sorted().toList(), datampi,
+                "the same rows as Hive on MR");
 
         Matcher spilled = SPILLED.matcher(output);
         assertTrue(spilled.find(), "the stage's summary:\n" + output);
@@ -98,11 +99,5 @@ class ShuffleMemoryIT {
     /** The query with LABEL as its first column, so that its rows can be told from the other engine's. */
     private static String labelled(String label, String query) {
         return query.replaceFirst("^SELECT ", "SELECT '" + label + "', ");
-    }
-
-    /** The rows labelled LABEL, without the label, sorted. */
-    private static List<String> rows(String output, String label) {
-        return output.lines().filter(line -> line.startsWith(label + "\t"))
-                .map(line -> line.substring(label.length() + 1)).sorted().toList();
     }
 }
