@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.datampi.mpid.Comm;
 import org.datampi.mpid.JobSetup;
@@ -19,6 +20,9 @@ import org.datampi.mpid.StageTaskException;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.shuffle.spill.SpillFiles;
+import org.datampi.status.JobProgress;
+import org.datampi.status.RankStatus;
+import org.datampi.status.StatusSender;
 import org.datampi.transport.Mpi;
 import org.datampi.transport.MpiImplementation;
 import org.datampi.transport.ThreadLevel;
@@ -56,10 +60,12 @@ public final class CommonProcess {
     /** Each rank's host, on rank 0 (its O-task scheduler places tasks by them). */
     private final Optional<List<String>> hostOfRank;
     private final ShuffleSettings settings;
+    private final JobAbort abort;
+    private final StatusSender status;
     private final Logger log = LoggerFactory.getLogger(CommonProcess.class);
 
     private CommonProcess(LaunchArguments launch, Method main, int rank, int size, String host,
-            Optional<List<String>> hostOfRank, ShuffleSettings settings) {
+            Optional<List<String>> hostOfRank, ShuffleSettings settings, JobAbort abort, StatusSender status) {
         this.launch = requireNonNull(launch, "launch is null");
         this.main = requireNonNull(main, "main is null");
         this.rank = rank;
@@ -67,6 +73,8 @@ public final class CommonProcess {
         this.host = requireNonNull(host, "host is null");
         this.hostOfRank = requireNonNull(hostOfRank, "hostOfRank is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.abort = requireNonNull(abort, "abort is null");
+        this.status = requireNonNull(status, "status is null");
     }
 
     public static void main(String[] args) {
@@ -74,17 +82,20 @@ public final class CommonProcess {
         boolean serve = args.length > 0 && args[0].equals(JobQueue.SERVE_OPTION);
         Optional<LaunchArguments> launch;
         ShuffleSettings settings;
+        StatusSender status;
         int idleSeconds;
         try {
             idleSeconds = serve ? JobQueue.idleSeconds(args) : 0;
             launch = serve ? Optional.empty() : Optional.of(LaunchArguments.parse(args));
             settings = ShuffleSettings.fromSystemProperties();
+            status = StatusSender.fromEnvironment(System.getenv());
             if (launch.isPresent()) {
                 findMain(launch.get().mainClass());
             }
         } catch (IllegalArgumentException e) {
             // Every rank fails the same way before MPI starts; the launcher reports the exit code.
             System.err.println("datampi: " + e.getMessage());
+            reportStartUpFailure(e);
             System.exit(2);
             return;
         }
@@ -93,35 +104,54 @@ public final class CommonProcess {
         ThreadLevel provided = Mpi.initThread(ThreadLevel.MULTIPLE);
         int rank = Mpi.rank();
         int size = Mpi.size();
+        JobAbort abort = new JobAbort(rank, status);
         if (provided != ThreadLevel.MULTIPLE) {
-            JobAbort.abort(rank, new IllegalStateException("MPI provides thread level " + provided
+            abort.abort(new IllegalStateException("MPI provides thread level " + provided
                     + "; datampi needs MULTIPLE (rebuild the MPI library with thread support)"), () -> { });
         }
         Optional<List<String>> hostOfRank = RankHosts.gather(rank, size, ThisHost.NAME);
+        try {
+            // The group is up: the job runner learns where each rank runs and logs (on its own host).
+            hostOfRank.ifPresent(hosts -> status.send(new RankStatus.GroupUp(hosts,
+                    System.getProperty(RankLog.LOG_DIR_PROPERTY, ""))));
+        } catch (RuntimeException e) {
+            abort.abort(e, () -> { });
+        }
         if (launch.isPresent()) {
-            runJob(launch.get(), rank, size, hostOfRank, settings);
+            runJob(launch.get(), rank, size, hostOfRank, settings, abort, status);
         } else {
-            JobQueue jobs = new JobQueue(rank, size, idleSeconds);
+            JobQueue jobs = new JobQueue(rank, size, idleSeconds, abort, status);
             for (Optional<LaunchArguments> next = jobs.next(); next.isPresent(); next = jobs.next()) {
-                runJob(next.get(), rank, size, hostOfRank, settings);
+                runJob(next.get(), rank, size, hostOfRank, settings, abort, status);
                 Mpi.barrier();
                 jobs.done(next.get());
             }
         }
         Mpi.barrier();
+        status.close();
         Mpi.finalizeMpi();
     }
 
+    /** Tells the job runner, if there is one and its address is valid, why this rank cannot start. */
+    private static void reportStartUpFailure(IllegalArgumentException cause) {
+        try (StatusSender status = StatusSender.fromEnvironment(System.getenv())) {
+            status.send(new RankStatus.RankFailed(Integer.parseInt(launcherRank()), ThisHost.NAME, "start-up",
+                    cause.getMessage(), false, Optional.empty(), List.of()));
+        } catch (RuntimeException e) {
+            System.err.println("datampi: cannot tell the job runner: " + e.getMessage());
+        }
+    }
+
     private static void runJob(LaunchArguments launch, int rank, int size, Optional<List<String>> hostOfRank,
-            ShuffleSettings settings) {
+            ShuffleSettings settings, JobAbort abort, StatusSender status) {
         Method main;
         try {
             main = findMain(launch.mainClass());
         } catch (IllegalArgumentException e) {
-            JobAbort.abort(rank, e, () -> { });
+            abort.abort(e, () -> { });
             return;
         }
-        new CommonProcess(launch, main, rank, size, ThisHost.NAME, hostOfRank, settings).run();
+        new CommonProcess(launch, main, rank, size, ThisHost.NAME, hostOfRank, settings, abort, status).run();
     }
 
     private void run() {
@@ -129,7 +159,7 @@ public final class CommonProcess {
         try {
             directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);
         } catch (RuntimeException e) {
-            JobAbort.abort(rank, e, () -> { });
+            abort.abort(e, () -> { });
             return;
         }
         Path localDir = directory.path();
@@ -139,11 +169,11 @@ public final class CommonProcess {
         boolean staged = main.getName().equals(RUN_STAGES);
         Optional<TaskScheduler> scheduler = Optional.empty();
         if (rank == 0) {
-            scheduler = Optional.of(staged ? new StageScheduler(System.err, hostOfRank.orElseThrow())
-                    : new OTaskScheduler(launch.oTasks(), launch.aTasks(), System.err, hostOfRank.orElseThrow()));
+            scheduler = Optional.of(staged ? new StageScheduler(this::report, hostOfRank.orElseThrow())
+                    : new OTaskScheduler(launch.oTasks(), launch.aTasks(), this::report, hostOfRank.orElseThrow()));
         }
         RankShuffle shuffle = new RankShuffle(launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
-                failure -> JobAbort.abort(rank, failure, spillFiles::close));
+                failure -> abort.abort(failure, spillFiles::close));
         log.info("Rank {} of {} starts job {} ({}: {}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(),
                 MpiImplementation.current().libraryTag(), Mpi.libraryVersion().lines().findFirst().orElse(""),
                 launch.oTasks(), launch.aTasks(), settings);
@@ -177,7 +207,7 @@ public final class CommonProcess {
                     shuffle.memory().peakReceiveBytes(), shuffle.memory().receiveBudget(),
                     ProcessMemory.peakResidentBytes());
         } catch (Throwable t) {
-            JobAbort.abort(rank, t, spillFiles::close);
+            abort.abort(t, spillFiles::close);
         }
         // No spill may still write once the directory goes.
         shuffle.receiveBuffers().close();
@@ -190,6 +220,13 @@ public final class CommonProcess {
         } catch (IOException e) {
             log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());
         }
+    }
+
+    /** Rank 0's report of the job's progress: to the job runner, and a line on the console for people. */
+    private void report(JobProgress progress) {
+        System.err.println(progress.line());
+        System.err.flush();
+        status.send(progress);
     }
 
     private void setUpJob(Path jobFiles, Optional<? extends TaskScheduler> scheduler, Runnable healthCheck)

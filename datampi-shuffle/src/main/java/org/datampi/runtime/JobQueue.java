@@ -1,5 +1,7 @@
 package org.datampi.runtime;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.datampi.shuffle.engine.MessageTag;
+import org.datampi.status.RankStatus;
+import org.datampi.status.StatusSender;
 import org.datampi.transport.Mpi;
 import org.datampi.transport.ProbeStatus;
 import org.datampi.transport.Request;
@@ -24,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * The jobs of a serving process group ({@code CommonProcess --serve [--idle-seconds N]}), run one after the other.
  * Rank 0 reads them from its standard input, which mpirun forwards from the launcher's: one job per line, the
  * arguments of a one-job CommonProcess separated by tabs ({@code --job-id ID -O ONUM -A ANUM CLASS [ARGS...]}).
- * It passes each job to the other ranks and, once every rank is through it, prints {@code datampi: job ID done} on
- * stderr. The end of the input, an empty line or no job for the idle time ends the group. A failing job still
+ * It passes each job to the other ranks and, once every rank is through it, tells the job runner
+ * ({@link RankStatus.JobDone}) and prints {@code datampi: job ID done} on stderr. The end of the input, an empty line or no job for the idle time ends the group. A failing job still
  * ends the whole group (MPI_Abort): the next job starts a new one.
  */
 final class JobQueue {
@@ -39,12 +43,16 @@ final class JobQueue {
     private final int rank;
     private final int size;
     private final int idleSeconds;
+    private final JobAbort abort;
+    private final StatusSender status;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
-    JobQueue(int rank, int size, int idleSeconds) {
+    JobQueue(int rank, int size, int idleSeconds, JobAbort abort, StatusSender status) {
         this.rank = rank;
         this.size = size;
         this.idleSeconds = idleSeconds;
+        this.abort = requireNonNull(abort, "abort is null");
+        this.status = requireNonNull(status, "status is null");
         if (rank == 0) {
             Thread reader = new Thread(this::readInput, "datampi-job-input");
             reader.setDaemon(true);
@@ -96,8 +104,7 @@ final class JobQueue {
         try {
             return Optional.of(LaunchArguments.parse(line.split("\t")));
         } catch (IllegalArgumentException e) {
-            JobAbort.abort(rank, new IllegalArgumentException("Bad job line '" + line + "': " + e.getMessage()),
-                    () -> { });
+            abort.abort(new IllegalArgumentException("Bad job line '" + line + "': " + e.getMessage()), () -> { });
             return Optional.empty();
         }
     }
@@ -105,8 +112,14 @@ final class JobQueue {
     /** Called by every rank after a job, once all ranks are through it. */
     void done(LaunchArguments job) {
         if (rank == 0) {
-            System.err.println("datampi: job " + job.jobId() + " done");
+            RankStatus.JobDone done = new RankStatus.JobDone(job.jobId());
+            System.err.println(done.line());
             System.err.flush();
+            try {
+                status.send(done);
+            } catch (RuntimeException e) {
+                abort.abort(e, () -> { });
+            }
         }
     }
 

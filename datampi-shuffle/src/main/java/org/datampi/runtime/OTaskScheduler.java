@@ -1,28 +1,31 @@
 package org.datampi.runtime;
 
-import java.io.PrintStream;
+import static java.util.Objects.requireNonNull;
+
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.function.Consumer;
 
 import org.datampi.mpid.HostNames;
+import org.datampi.status.JobProgress;
 
 /**
  * Rank 0's scheduler of O tasks: a process that asks gets an O task, so that an O task starts on a process as soon as
  * one is free (Hive's O tasks end at irregular times). A task may prefer hosts (where its input's blocks are, given
  * by the program's job set-up); a process gets a task that prefers its host while there is one, else the lowest
  * task left, as Hadoop's schedulers place map tasks node-local first. It also counts finished O and A tasks and
- * prints the job's progress on the console.
+ * reports the job's progress.
  *
  * <p>Thread-safe: the engine's progress thread grants, rank 0's main thread sets preferences before the job starts.
  */
 final class OTaskScheduler implements TaskScheduler {
     private final int oTasks;
     private final int aTasks;
-    private final PrintStream console;
+    private final Consumer<JobProgress> progress;
     private final List<String> hostOfRank;
     private final boolean[] granted;
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
@@ -33,11 +36,14 @@ final class OTaskScheduler implements TaskScheduler {
     private int oTasksDone;
     private int aTasksDone;
 
-    /** @param hostOfRank each rank's host, as the group's ranks reported them ({@link RankHosts}) */
-    OTaskScheduler(int oTasks, int aTasks, PrintStream console, List<String> hostOfRank) {
+    /**
+     * @param progress told the job's progress whenever a task starts or ends
+     * @param hostOfRank each rank's host, as the group's ranks reported them ({@link RankHosts})
+     */
+    OTaskScheduler(int oTasks, int aTasks, Consumer<JobProgress> progress, List<String> hostOfRank) {
         this.oTasks = oTasks;
         this.aTasks = aTasks;
-        this.console = console;
+        this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = hostOfRank.stream().map(HostNames::shortName).toList();
         this.granted = new boolean[oTasks];
     }
@@ -140,12 +146,6 @@ final class OTaskScheduler implements TaskScheduler {
     }
 
     private void report() {
-        report(console, new JobProgress(oTasksDone, oTasks, aTasksDone, aTasks, List.of()));
-    }
-
-    /** The job's progress line, which the job runner reads ({@link JobProgress}). */
-    static void report(PrintStream console, JobProgress progress) {
-        console.println(progress.line());
-        console.flush();
+        progress.accept(new JobProgress(oTasksDone, oTasks, aTasksDone, aTasks, List.of()));
     }
 }

@@ -16,9 +16,9 @@ import org.datampi.transport.Mpi;
 import org.datampi.transport.ProbeStatus;
 
 /**
- * Which host each rank of a process group runs on, for the console: when the group starts, every rank sends its
- * host's name to rank 0, which prints one line on stderr (where mpirun passes it to the launcher and Hive's session):
- * {@code datampi: ranks 0-1 on dmp1; 2-3 on dmp2}. Asked of the ranks themselves rather than worked out from the
+ * Which host each rank of a process group runs on: when the group starts, every rank sends its host's name to rank 0,
+ * which prints one line on stderr for people ({@code datampi: ranks 0-1 on dmp1; 2-3 on dmp2}) and passes the list to
+ * its O-task scheduler and to the job runner ({@link org.datampi.status.RankStatus.GroupUp}). Asked of the ranks themselves rather than worked out from the
  * hostfile, because the MPI implementation and the admin's mapping options decide where each rank goes.
  *
  * <p>It runs once per process group, before any shuffle engine, on its own tag. Rank 0 waits for every rank's
@@ -26,8 +26,7 @@ import org.datampi.transport.ProbeStatus;
  * deadline ({@code hive.datampi.start.timeout}).
  */
 public final class RankHosts {
-    /** How rank 0's line starts; what follows is {@link #describe}'s text. */
-    public static final String LINE = "datampi: ranks ";
+    private static final String LINE = "datampi: ranks ";
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private RankHosts() {
@@ -75,13 +74,6 @@ public final class RankHosts {
         List<String> parts = new ArrayList<>();
         ranks.forEach((host, list) -> parts.add(ranges(list) + " on " + host));
         return String.join("; ", parts);
-    }
-
-    /** The text after {@link #LINE} when the line is rank 0's. */
-    public static Optional<String> parse(String line) {
-        return line.startsWith(LINE) && line.contains(" on ")
-                ? Optional.of(line.substring(LINE.length()))
-                : Optional.empty();
     }
 
     private static String ranges(List<Integer> ranks) {

@@ -2,24 +2,23 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import org.datampi.status.JobProgress;
 
 /**
  * Rank 0's scheduler of a staged job ({@link org.datampi.mpid.StageRuntime}): each handed-out stage places its tasks
  * as a common mode job places its O tasks (an {@link OTaskScheduler} of its own: host-local first, then the lowest task
- * left), and every task started or finished updates the job's progress line ({@link JobProgress}): each stage's
+ * left), and every task started or finished updates the job's progress ({@link JobProgress}): each stage's
  * tasks, and handed-out stages as O tasks and the others as A tasks.
  */
 final class StageScheduler implements TaskScheduler {
-    private static final PrintStream NOWHERE = new PrintStream(OutputStream.nullOutputStream());
-
-    private final PrintStream console;
+    private final Consumer<JobProgress> progress;
     private final List<String> hostOfRank;
     private final Map<Integer, Stage> stages = new TreeMap<>();
     private boolean started;
@@ -36,8 +35,9 @@ final class StageScheduler implements TaskScheduler {
         }
     }
 
-    StageScheduler(PrintStream console, List<String> hostOfRank) {
-        this.console = requireNonNull(console, "console is null");
+    /** @param progress told the job's progress whenever a task starts or ends */
+    StageScheduler(Consumer<JobProgress> progress, List<String> hostOfRank) {
+        this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = List.copyOf(hostOfRank);
     }
 
@@ -48,8 +48,9 @@ final class StageScheduler implements TaskScheduler {
         if (stages.containsKey(stage)) {
             throw new IllegalStateException("Stage " + stage + " is planned twice");
         }
-        // A placement of its own per handed-out stage; its console lines are this scheduler's to print.
-        stages.put(stage, new Stage(tasks, handedOut ? new OTaskScheduler(tasks, 0, NOWHERE, hostOfRank) : null));
+        // A placement of its own per handed-out stage; the progress is this scheduler's to report.
+        stages.put(stage, new Stage(tasks, handedOut ? new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank)
+                : null));
     }
 
     @Override
@@ -109,13 +110,13 @@ final class StageScheduler implements TaskScheduler {
         return planned;
     }
 
-    /** The progress line: per stage, and handed-out stages as O tasks, the others as A tasks. */
+    /** The progress: per stage, and handed-out stages as O tasks, the others as A tasks. */
     private void report() {
         int oTasks = 0;
         int oDone = 0;
         int aTasks = 0;
         int aDone = 0;
-        List<JobProgress.Stage> progress = new ArrayList<>();
+        List<JobProgress.Stage> stageProgress = new ArrayList<>();
         for (Stage stage : stages.values()) {
             if (stage.handedOut != null) {
                 oTasks += stage.tasks;
@@ -125,8 +126,9 @@ final class StageScheduler implements TaskScheduler {
                 aDone += stage.done;
             }
             // Rank 0 sees only its own stages' tasks start: the running count of a placed stage is unknown (0).
-            progress.add(new JobProgress.Stage(stage.done, Math.max(0, stage.granted - stage.done), stage.tasks));
+            stageProgress.add(new JobProgress.Stage(stage.done, Math.max(0, stage.granted - stage.done),
+                    stage.tasks));
         }
-        OTaskScheduler.report(console, new JobProgress(oDone, oTasks, aDone, aTasks, progress));
+        progress.accept(new JobProgress(oDone, oTasks, aDone, aTasks, stageProgress));
     }
 }

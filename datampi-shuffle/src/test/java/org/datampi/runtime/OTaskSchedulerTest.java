@@ -3,8 +3,6 @@ package org.datampi.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +15,7 @@ class OTaskSchedulerTest {
             "DMP4.cluster.local");
 
     private static OTaskScheduler scheduler(int oTasks) {
-        return new OTaskScheduler(oTasks, 0, new PrintStream(OutputStream.nullOutputStream()), HOSTS);
+        return new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS);
     }
 
     /** The grant for the rank on {@code host}. */

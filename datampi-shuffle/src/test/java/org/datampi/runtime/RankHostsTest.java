@@ -1,10 +1,8 @@
 package org.datampi.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,13 +22,5 @@ class RankHostsTest {
     @Test
     void aSingleRank() {
         assertEquals("0 on node7", RankHosts.describe(List.of("node7")));
-    }
-
-    @Test
-    void rankZerosLineParsesBackToTheDescription() {
-        String description = RankHosts.describe(List.of("dmp1", "dmp2"));
-        assertEquals(Optional.of(description), RankHosts.parse(RankHosts.LINE + description));
-        assertTrue(RankHosts.parse("datampi: job 3 done").isEmpty());
-        assertTrue(RankHosts.parse("datampi: ranks did not start").isEmpty());
     }
 }

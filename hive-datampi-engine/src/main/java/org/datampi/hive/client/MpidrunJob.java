@@ -2,24 +2,21 @@ package org.datampi.hive.client;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.datampi.runtime.JobProgress;
-import org.datampi.runtime.RankFailureLines;
+import org.datampi.status.JobProgress;
+import org.datampi.status.RankStatus;
 
-/** One stage running on a {@link RankPool}: its progress, the first error it reports, its milestones. */
+/**
+ * One stage running on a {@link RankPool}: its progress, the first error it reports, its milestones. Thread-safe:
+ * the pool's status channel reports, its output reader ends the job, deadlines and kills come from other threads.
+ */
 final class MpidrunJob {
-    /** The failing rank's log tail: a line naming the log, then its last lines (JobAbort sends 8). */
-    private static final int MAX_LOG_LINES = 9;
-
     enum State { RUNNING, SUCCEEDED, FAILED, KILLED }
 
     private final String id;
@@ -27,13 +24,10 @@ final class MpidrunJob {
     private final CompletableFuture<State> exit = new CompletableFuture<>();
     private final long submitted = System.nanoTime();
     private volatile JobProgress progress = JobProgress.NONE;
-    private volatile String firstError;
-    /** The rank the first error came from, if a rank's; only the rank pool's reader thread uses it. */
-    private OptionalInt failingRank = OptionalInt.empty();
-    /** That rank's log tail: written by the rank pool's reader thread, read by the job's waiter. */
-    private final List<String> failingRankLog = new CopyOnWriteArrayList<>();
-    /** Whether the first error is a rank's report of a lost peer; only the rank pool's reader thread writes it. */
-    private volatile boolean reportedRankLost;
+    /** The first error: a rank's report (with its log's last lines), a deadline's, the launcher's; guarded by this. */
+    private String firstError;
+    /** Whether the first error is a rank's report of a lost peer; guarded by this. */
+    private boolean reportedRankLost;
     /** Whether the job failed because a rank was lost rather than by an error of its own; set as it fails. */
     private volatile boolean rankLost;
     private volatile boolean killed;
@@ -53,25 +47,28 @@ final class MpidrunJob {
         return id;
     }
 
-    /** A line the ranks printed while this job ran. */
-    void observe(String line) {
-        Optional<JobProgress> reported = JobProgress.parse(line);
-        if (reported.isPresent()) {
-            JobProgress now = reported.get();
-            progress = now;
-            long time = System.nanoTime();
-            ranksUp = ranksUp == 0 ? time : ranksUp;
-            if (now.oShare() == 1) {
-                oPhaseDone = oPhaseDone == 0 ? time : oPhaseDone;
-                aPhaseDone = now.aShare() == 1 ? time : 0;
-            }
-        } else if (firstError == null && (line.startsWith("datampi: ")
-                || line.startsWith("mpidrun: ") && !line.startsWith("mpidrun: job job_"))) {
-            firstError = line;
-            failingRank = RankFailureLines.failedRank(line);
-            reportedRankLost = RankFailureLines.isRankLost(line);
-        } else if (failingRank.isPresent() && failingRankLog.size() < MAX_LOG_LINES) {
-            RankFailureLines.logTextOf(failingRank.getAsInt(), line).ifPresent(failingRankLog::add);
+    /** Rank 0's report of the job's progress. */
+    void progress(JobProgress now) {
+        progress = now;
+        long time = System.nanoTime();
+        ranksUp = ranksUp == 0 ? time : ranksUp;
+        if (now.oShare() == 1) {
+            oPhaseDone = oPhaseDone == 0 ? time : oPhaseDone;
+            aPhaseDone = now.aShare() == 1 ? time : 0;
+        }
+    }
+
+    /** A rank's report of the failure that ends the job; the first one is the job's error. */
+    synchronized void rankFailed(RankStatus.RankFailed failed) {
+        if (firstError == null) {
+            firstError = failed.report();
+            reportedRankLost = failed.rankLost();
+        }
+    }
+
+    private synchronized void failedWith(String error) {
+        if (firstError == null) {
+            firstError = error;
         }
     }
 
@@ -86,18 +83,16 @@ final class MpidrunJob {
      */
     void failed(String reason, boolean processLost) {
         ended = System.nanoTime();
-        rankLost = isRankLoss(killed || pastDeadline, reportedRankLost, processLost);
+        synchronized (this) {
+            rankLost = isRankLoss(killed || pastDeadline, reportedRankLost, processLost);
+        }
         if (killed) {
-            if (firstError == null) {
-                firstError = "datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); "
-                        + "its ranks were stopped";
-            }
+            failedWith("datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); its ranks "
+                    + "were stopped");
             exit.complete(State.KILLED);
             return;
         }
-        if (firstError == null) {
-            firstError = reason;
-        }
+        failedWith(reason);
         exit.complete(State.FAILED);
     }
 
@@ -159,9 +154,8 @@ final class MpidrunJob {
      * The first error a rank or the launcher reported, for the user, with the failing rank's log tail when it sent one
      * (its log stays on its host).
      */
-    Optional<String> failure() {
-        return Optional.ofNullable(firstError).map(error -> failingRankLog.isEmpty() ? error
-                : error + "\n" + String.join("\n", failingRankLog));
+    synchronized Optional<String> failure() {
+        return Optional.ofNullable(firstError);
     }
 
     /**
@@ -191,9 +185,7 @@ final class MpidrunJob {
             } catch (TimeoutException e) {
                 if (!met.getAsBoolean() && !exit.isDone()) {
                     pastDeadline = true;
-                    if (firstError == null) {
-                        firstError = error.get();
-                    }
+                    failedWith(error.get());
                     pool.kill();
                 }
             } catch (InterruptedException e) {

@@ -13,29 +13,36 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.datampi.runtime.RankFailureLines;
 import org.datampi.runtime.RankHosts;
+import org.datampi.status.JobProgress;
+import org.datampi.status.RankStatus;
+import org.datampi.status.StatusReceiver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One {@code mpidrun --serve} process group: ranks that stay up and run the stages given to them one after the
- * other, so that a session pays for mpirun, the rank JVMs and MPI_Init once. It runs one job at a time; a job's
- * lines (progress, errors) go to that job, and "datampi: job ID done" ends it. A failing job ends the whole group
- * (MPI_Abort): the job fails with the group's first error and the next stage starts a new group.
+ * other, so that a session pays for mpirun, the rank JVMs and MPI_Init once. It runs one job at a time. What the
+ * ranks report comes as records on the group's status channel ({@link StatusReceiver}): where the ranks run and log,
+ * then each job's progress and failures, which go to that job, and its end ({@link RankStatus.JobDone}). A failing
+ * job ends the whole group (MPI_Abort): the job fails with the first failure a rank reported, else with what mpirun
+ * printed before it exited (the console is read for that, and for the log, alone), and the next stage starts a new
+ * group.
  */
 final class RankPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RankPool.class);
-    private static final Pattern LOG_DIR = Pattern.compile("^mpidrun: job \\S+: .*; logs in (.+)$");
-    private static final Pattern JOB_DONE = Pattern.compile("^datampi: job (\\S+) done$");
     /**
      * How long the launcher may take to end after a rank aborted. mpirun waits for every host's daemon to confirm
      * its ranks are gone; a host whose network is down never does.
      */
     private static final long ABORT_GRACE_SECONDS = 5;
+    /**
+     * How long, once mpidrun has ended, the records its ranks sent may take to be read: a failing rank sends its
+     * report just before it aborts the group.
+     */
+    private static final long DRAIN_MILLIS = 2000;
     /**
      * What the group said since its last job ended (launch output included, for its first): enough for Open MPI's
      * explanation of a failed launch, some 50 lines.
@@ -54,6 +61,7 @@ final class RankPool implements AutoCloseable {
     private static final int LOST_PROCESS_EXIT = 128;
 
     private final Process process;
+    private final StatusReceiver status;
     /**
      * When this side stops handing the group jobs: a tenth before the ranks' own idle limit (at most a minute), so
      * that a job is never given to a group that is ending by itself.
@@ -68,27 +76,37 @@ final class RankPool implements AutoCloseable {
     private boolean ended;
     /** Whether this side stopped the group ({@link #kill}): then a signal in its exit status is its own. */
     private volatile boolean stopped;
-    /** Whether a rank's failure started the abort grace; only the output reader uses it. */
-    private boolean abortGraceStarted;
+    /** Whether a rank's failure started the abort grace. */
+    private final AtomicBoolean abortGraceStarted = new AtomicBoolean();
 
-    private RankPool(Process process, int idleSeconds) {
-        this.process = requireNonNull(process, "process is null");
+    /** Opens the group's status channel, then starts mpidrun with the channel's address in its environment. */
+    private RankPool(GroupLaunch launch, int idleSeconds) throws IOException {
+        // The ranks report only once started, after this constructor: the channel may name this pool as its sink.
+        this.status = StatusReceiver.open(launch.acrossHosts(), this::observe);
+        ProcessBuilder builder = new ProcessBuilder(launch.command()).redirectErrorStream(true);
+        builder.environment().putAll(status.environment());
+        try {
+            this.process = builder.start();
+        } catch (IOException e) {
+            status.close();
+            throw e;
+        }
         this.retireAfterIdleNanos = TimeUnit.SECONDS.toNanos(idleSeconds) - TimeUnit.SECONDS.toNanos(
                 Math.min(60, Math.max(1, idleSeconds / 10)));
         this.jobInput = process.getOutputStream();
     }
 
-    /** Starts mpidrun --serve with the given command. */
-    static RankPool start(List<String> command, int idleSeconds) {
-        LOG.info("Launching {}", String.join(" ", command));
+    /** Starts mpidrun --serve as LAUNCH says. */
+    static RankPool start(GroupLaunch launch, int idleSeconds) {
+        LOG.info("Launching {}", String.join(" ", launch.command()));
         try {
-            RankPool pool = new RankPool(new ProcessBuilder(command).redirectErrorStream(true).start(), idleSeconds);
+            RankPool pool = new RankPool(launch, idleSeconds);
             Thread follower = new Thread(pool::follow, "datampi-rank-pool-output");
             follower.setDaemon(true);
             follower.start();
             return pool;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + command.get(0), e);
+            throw new UncheckedIOException("Cannot start " + launch.command().get(0), e);
         }
     }
 
@@ -131,43 +149,42 @@ final class RankPool implements AutoCloseable {
         try (BufferedReader lines = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                try {
-                    observe(line);
-                } catch (RuntimeException e) {
-                    // No line may stop this thread: it alone drains mpirun's output, without which rank 0 blocks.
-                    LOG.warn("Cannot make sense of mpidrun's line '{}'", line, e);
+                // Nothing here may stop this thread: it alone drains mpirun's output, without which ranks block.
+                LOG.info("mpidrun: {}", line);
+                synchronized (tail) {
+                    tail.addLast(line);
+                    if (tail.size() > TAIL_LINES) {
+                        tail.removeFirst();
+                    }
                 }
             }
             int exit = process.waitFor();
+            if (!status.awaitDrained(DRAIN_MILLIS)) {
+                LOG.warn("The ranks' status connections were still open {} ms after mpidrun ended", DRAIN_MILLIS);
+            }
+            status.close();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
                     + LauncherOutput.cause(tail()), exit > LOST_PROCESS_EXIT && !stopped);
         } catch (IOException | InterruptedException e) {
+            status.close();
             ended("Lost the mpidrun process: " + e, false);
         }
     }
 
-    private void observe(String line) {
-        LOG.info("mpidrun: {}", line);
-        if (line.startsWith(RankFailureLines.FAILED) && !abortGraceStarted) {
+    /** A record from a rank: called by the status channel's threads, one per sending rank. */
+    private void observe(RankStatus record) {
+        if (record instanceof RankStatus.GroupUp up) {
+            rankHosts = RankHosts.describe(up.hostOfRank());
+            logDir = up.logDir();
+            LOG.info("Ranks {}; logs in {}", rankHosts, logDir);
+            return;
+        }
+        if (record instanceof RankStatus.RankFailed failed) {
+            LOG.info("Rank {} failed: {}", failed.rank(), failed.report());
             // Once: when a host is lost, each of its peers may report the failure.
-            abortGraceStarted = true;
-            stopIfStillRunningAfter(ABORT_GRACE_SECONDS);
-        }
-        synchronized (tail) {
-            tail.addLast(line);
-            if (tail.size() > TAIL_LINES) {
-                tail.removeFirst();
+            if (abortGraceStarted.compareAndSet(false, true)) {
+                stopIfStillRunningAfter(ABORT_GRACE_SECONDS);
             }
-        }
-        Matcher logs = LOG_DIR.matcher(line);
-        if (logs.find()) {
-            logDir = logs.group(1);
-            return;
-        }
-        Optional<String> hosts = RankHosts.parse(line);
-        if (hosts.isPresent()) {
-            rankHosts = hosts.get();
-            return;
         }
         MpidrunJob job;
         synchronized (this) {
@@ -176,8 +193,7 @@ final class RankPool implements AutoCloseable {
         if (job == null) {
             return;
         }
-        Matcher done = JOB_DONE.matcher(line);
-        if (done.find() && done.group(1).equals(job.id())) {
+        if (record instanceof RankStatus.JobDone done && done.jobId().equals(job.id())) {
             synchronized (this) {
                 current = null;
                 idleSince = System.nanoTime();
@@ -186,8 +202,10 @@ final class RankPool implements AutoCloseable {
                 tail.clear();
             }
             job.succeeded();
-        } else {
-            job.observe(line);
+        } else if (record instanceof JobProgress progress) {
+            job.progress(progress);
+        } else if (record instanceof RankStatus.RankFailed failed) {
+            job.rankFailed(failed);
         }
     }
 

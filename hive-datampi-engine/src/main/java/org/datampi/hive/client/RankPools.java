@@ -26,7 +26,7 @@ final class RankPools {
     private static final long POLL_MILLIS = 200;
     private static final List<RankPool> RUNNING = new ArrayList<>();
     private static RankPool warm;
-    private static List<String> warmCommand;
+    private static GroupLaunch warmLaunch;
 
     private RankPools() {
     }
@@ -36,7 +36,7 @@ final class RankPools {
      * stage starts waiting; STOPPED is asked at every poll. Fails, naming the setting, when the stage is stopped or
      * TIMEOUT_SECONDS pass first.
      */
-    static MpidrunJob submit(List<String> launchCommand, boolean reuse, int maxGroups, String jobId,
+    static MpidrunJob submit(GroupLaunch launch, boolean reuse, int maxGroups, String jobId,
             List<String> jobArguments, Runnable onWait, BooleanSupplier stopped, long timeoutSeconds) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         AtomicBoolean interrupted = new AtomicBoolean();
@@ -45,7 +45,7 @@ final class RankPools {
         try {
             synchronized (RankPools.class) {
                 while (true) {
-                    Optional<MpidrunJob> job = trySubmit(launchCommand, reuse, maxGroups, jobId, jobArguments);
+                    Optional<MpidrunJob> job = trySubmit(launch, reuse, maxGroups, jobId, jobArguments);
                     if (job.isPresent()) {
                         return job.get();
                     }
@@ -78,11 +78,11 @@ final class RankPools {
         }
     }
 
-    private static Optional<MpidrunJob> trySubmit(List<String> launchCommand, boolean reuse, int maxGroups,
+    private static Optional<MpidrunJob> trySubmit(GroupLaunch launch, boolean reuse, int maxGroups,
             String jobId, List<String> jobArguments) {
         RUNNING.removeIf(pool -> !pool.isRunning());
         if (reuse) {
-            boolean sameLaunch = launchCommand.equals(warmCommand);
+            boolean sameLaunch = launch.equals(warmLaunch);
             if (warm != null && sameLaunch && warm.isIdle()) {
                 Optional<MpidrunJob> job = warm.trySubmit(jobId, jobArguments);
                 if (job.isPresent()) {
@@ -94,22 +94,22 @@ final class RankPools {
                 closeWarm();
             }
             if (warm == null && RUNNING.size() < maxGroups) {
-                warm = start(launchCommand);
-                warmCommand = List.copyOf(launchCommand);
+                warm = start(launch);
+                warmLaunch = launch;
                 return Optional.of(submitTo(warm, jobId, jobArguments));
             }
         }
         if (RUNNING.size() >= maxGroups) {
             return Optional.empty();
         }
-        RankPool once = start(launchCommand);
+        RankPool once = start(launch);
         MpidrunJob job = submitTo(once, jobId, jobArguments);
         once.close();
         return Optional.of(job);
     }
 
-    private static RankPool start(List<String> launchCommand) {
-        RankPool pool = RankPool.start(launchCommand, RankPool.IDLE_SECONDS);
+    private static RankPool start(GroupLaunch launch) {
+        RankPool pool = RankPool.start(launch, RankPool.IDLE_SECONDS);
         RUNNING.add(pool);
         return pool;
     }
@@ -123,7 +123,7 @@ final class RankPools {
         if (warm != null) {
             warm.close();
             warm = null;
-            warmCommand = null;
+            warmLaunch = null;
         }
     }
 }

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 
 import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
-import org.datampi.runtime.JobProgress;
+import org.datampi.status.JobProgress;
 
 /**
  * A program run on the session's ranks outside Hadoop's job protocol: DAG mode's vertices, which Hive's TezTask runs

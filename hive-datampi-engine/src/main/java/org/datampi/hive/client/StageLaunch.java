@@ -35,7 +35,7 @@ final class StageLaunch {
         long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
         long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
         int groups = DataMPISettings.groupsMax(job);
-        MpidrunJob process = RankPools.submit(launchCommand(job, plan), reuseRanks(job), groups, jobId, jobArguments,
+        MpidrunJob process = RankPools.submit(groupLaunch(job, plan), reuseRanks(job), groups, jobId, jobArguments,
                 () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: all " + groups
                         + " of this JVM's are busy (" + DataMPISettings.GROUPS_MAX + "=" + groups + ")"),
                 stopped, stageTimeout);
@@ -47,7 +47,7 @@ final class StageLaunch {
     }
 
     /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */
-    private static List<String> launchCommand(JobConf job, JobPlan plan) {
+    private static GroupLaunch groupLaunch(JobConf job, JobPlan plan) {
         Path home = datampiHome();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
@@ -65,7 +65,8 @@ final class StageLaunch {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
-        return command;
+        String hostfile = job.get(DataMPISettings.HOSTFILE);
+        return new GroupLaunch(command, hostfile != null && !hostfile.isBlank());
     }
 
     private static boolean reuseRanks(JobConf job) {

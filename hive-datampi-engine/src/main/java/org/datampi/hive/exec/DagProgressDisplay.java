@@ -15,7 +15,7 @@ import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.session.DataMPISettings;
-import org.datampi.runtime.JobProgress;
+import org.datampi.status.JobProgress;
 import org.fusesource.jansi.internal.CLibrary;
 
 /**

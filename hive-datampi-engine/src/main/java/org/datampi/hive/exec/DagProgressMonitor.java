@@ -10,7 +10,7 @@ import org.apache.hadoop.hive.common.log.ProgressMonitor;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
-import org.datampi.runtime.JobProgress;
+import org.datampi.status.JobProgress;
 
 /**
  * A DAG stage's progress at one moment in Hive's {@link ProgressMonitor} form, the table Hive's CLI renders in place

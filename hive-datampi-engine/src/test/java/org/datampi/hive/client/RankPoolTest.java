@@ -4,20 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import org.datampi.status.JobProgress;
+import org.datampi.status.RankStatus;
+import org.datampi.status.StatusSender;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rank pool's side of its group's idle limit, and which failures of its job are a lost rank, with a process that
- * stands in for mpidrun (cat or a shell reads its jobs).
+ * The rank pool's side of its group's idle limit, and which failures of its job are a lost rank, with a shell that
+ * stands in for mpidrun (it reads its jobs and ends as told) while the test speaks for the ranks on the group's
+ * status channel, from the address and token the pool gave the stand-in.
  */
 class RankPoolTest {
+    @TempDir
+    Path dir;
+
     @Test
     void aPoolIsRetiredBeforeItsRanksWouldEndByThemselves() throws Exception {
         // Ranks that end after 2 idle seconds: the pool takes no job from 1 s on (a tenth before, at least 1 s).
-        try (RankPool pool = RankPool.start(List.of("cat"), 2)) {
+        try (RankPool pool = start("cat", 2)) {
             assertTrue(pool.isIdle(), "a new pool takes jobs");
             Thread.sleep(2_100);
             assertFalse(pool.isIdle(), "close to its idle limit the pool takes no job");
@@ -28,10 +40,10 @@ class RankPoolTest {
 
     @Test
     void aFinishedJobRestartsTheIdleClock() throws Exception {
-        try (RankPool pool = RankPool.start(List.of("cat"), 2)) {
+        try (RankPool pool = start("cat", 2); StatusSender rankZero = ranks()) {
             Thread.sleep(700);
-            // cat echoes the job's line; this one is the line with which rank 0 ends a job.
-            assertTrue(pool.trySubmit("job_1", List.of("datampi: job job_1 done")).isPresent());
+            assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isPresent());
+            rankZero.send(new RankStatus.JobDone("job_1"));
             long deadline = System.nanoTime() + 5_000_000_000L;
             while (!pool.isIdle() && System.nanoTime() < deadline) {
                 Thread.sleep(10);
@@ -43,7 +55,7 @@ class RankPoolTest {
 
     @Test
     void aPoolThatRunsAJobIsNeitherIdleNorRetired() throws Exception {
-        try (RankPool pool = RankPool.start(List.of("cat"), 2)) {
+        try (RankPool pool = start("cat", 2)) {
             assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isPresent());
             Thread.sleep(2_100);
             assertFalse(pool.isIdle());
@@ -51,32 +63,56 @@ class RankPoolTest {
         }
     }
 
+    /** What the ranks report reaches the job: where they run and log, progress, the end of only its own job. */
+    @Test
+    void theRanksRecordsReachTheirJob() throws Exception {
+        try (RankPool pool = start("cat", 60); StatusSender rankZero = ranks()) {
+            rankZero.send(new RankStatus.GroupUp(List.of("dmp1", "dmp1", "dmp2"), "/logs/job_9"));
+            MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            rankZero.send(new JobProgress(2, 4, 0, 2, List.of()));
+            rankZero.send(new RankStatus.JobDone("job_0"));
+            awaitTrue(() -> job.mapProgress() == 0.5f);
+            assertEquals(Optional.of("0-1 on dmp1; 2 on dmp2"), job.rankHosts());
+            assertEquals(Optional.of("/logs/job_9"), job.logDir());
+            assertFalse(job.exit().isDone(), "another job's end is not this one's");
+            rankZero.send(new RankStatus.JobDone("job_1"));
+            assertEquals(MpidrunJob.State.SUCCEEDED, job.exit().get(10, TimeUnit.SECONDS));
+        }
+    }
+
     /** A rank killed (or crashed) by a signal: mpirun's exit status says so, whatever its peers reported after it. */
     @Test
     void aRankEndedByASignalIsALostRank() throws Exception {
-        assertTrue(failedJob("echo 'datampi: job failed on rank 0 (h1), O task 2: java.io.IOException: peer gone'; "
-                + "kill -9 $$").rankLost());
+        MpidrunJob job = failedJob(Optional.of(failure(0, "O task 2", "java.io.IOException: peer gone", false)),
+                "kill -9 $$");
+        assertTrue(job.rankLost());
+        assertTrue(job.failure().orElseThrow().startsWith("datampi: job failed on rank 0 (h1), O task 2: "
+                + "java.io.IOException: peer gone\nh1:/logs/rank-0.log, last lines:\n| INFO"), job.failure().get());
     }
 
     @Test
     void aRanksReportOfAPeerItNoLongerHearsIsALostRank() throws Exception {
-        assertTrue(failedJob("echo 'datampi: job failed on rank 0 (h1), rank lost: org.datampi.runtime."
-                + "RankLostException: Lost rank 3 on h2: nothing heard for 10 s'; exit 1").rankLost());
+        assertTrue(failedJob(Optional.of(failure(0, RankStatus.RankFailed.RANK_LOST,
+                "org.datampi.runtime.RankLostException: Lost rank 3 on h2: nothing heard for 10 s", true)), "exit 1")
+                .rankLost());
     }
 
     /** The job's own error would come again: a throwing task, a rank out of heap (it exits by itself). */
     @Test
     void aTasksErrorOrARankOutOfHeapIsNot() throws Exception {
-        assertFalse(failedJob("echo 'datampi: job failed on rank 1 (h1), O task 0: java.lang.RuntimeException: "
-                + "bad row'; exit 1").rankLost());
-        assertFalse(failedJob("echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; exit 3")
-                .rankLost());
+        assertFalse(failedJob(Optional.of(failure(1, "O task 0", "java.lang.RuntimeException: bad row", false)),
+                "exit 1").rankLost());
+        MpidrunJob outOfHeap = failedJob(Optional.empty(),
+                "echo 'Terminating due to java.lang.OutOfMemoryError: Java heap space'; exit 3");
+        assertFalse(outOfHeap.rankLost());
+        assertEquals(Optional.of("mpidrun exited with code 3: Terminating due to java.lang.OutOfMemoryError: Java heap "
+                + "space"), outOfHeap.failure(), "without a rank's report, what mpidrun printed last");
     }
 
     /** A stop of this side's own (Ctrl-C, a deadline) ends the group by a signal too, and is no lost rank. */
     @Test
     void aJobStoppedHereIsNot() throws Exception {
-        try (RankPool pool = RankPool.start(List.of("bash", "-c", "read job; sleep 60"), 60)) {
+        try (RankPool pool = start("read job; sleep 60", 60)) {
             MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
             job.kill();
             assertEquals(MpidrunJob.State.KILLED, job.exit().get(30, TimeUnit.SECONDS));
@@ -84,12 +120,56 @@ class RankPoolTest {
         }
     }
 
-    /** The job of a group (a shell that stands in for mpidrun) that reads it, runs SCRIPT and ends. */
-    private static MpidrunJob failedJob(String script) throws Exception {
-        try (RankPool pool = RankPool.start(List.of("bash", "-c", "read job; " + script), 60)) {
+    private static RankStatus.RankFailed failure(int rank, String where, String cause, boolean rankLost) {
+        return new RankStatus.RankFailed(rank, "h1", where, cause, rankLost, Optional.of("/logs/rank-" + rank + ".log"),
+                List.of("INFO started"));
+    }
+
+    /**
+     * The job of a group that reads it, hears REPORT from a rank (if any), then runs SCRIPT (which ends the stand-in
+     * as the group would end).
+     */
+    private MpidrunJob failedJob(Optional<RankStatus.RankFailed> report, String script) throws Exception {
+        Path go = dir.resolve("go");
+        try (RankPool pool = start("read job; until [ -e " + go + " ]; do sleep 0.05; done; " + script, 60)) {
             MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            try (StatusSender rank = ranks()) {
+                report.ifPresent(rank::send);
+            }
+            Files.createFile(go);
             assertEquals(MpidrunJob.State.FAILED, job.exit().get(30, TimeUnit.SECONDS), "the job failed");
             return job;
+        }
+    }
+
+    /** A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT. */
+    private RankPool start(String script, int idleSeconds) throws Exception {
+        Path variables = dir.resolve("status");
+        Files.deleteIfExists(variables);
+        Files.deleteIfExists(dir.resolve("go"));
+        return RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
+                + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
+                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds);
+    }
+
+    /** The ranks' end of the status channel of the pool started last. */
+    private StatusSender ranks() throws Exception {
+        Path variables = dir.resolve("status");
+        awaitTrue(() -> Files.exists(variables));
+        List<String> lines = Files.readAllLines(variables);
+        return StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, lines.get(0),
+                StatusSender.TOKEN_VARIABLE, lines.get(1)));
+    }
+
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(Condition condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.holds()) {
+            assertTrue(System.nanoTime() < deadline, "not within 10 s");
+            Thread.sleep(10);
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.TestDags;
-import org.datampi.runtime.JobProgress;
+import org.datampi.status.JobProgress;
 import org.junit.jupiter.api.Test;
 
 class DagProgressMonitorTest {

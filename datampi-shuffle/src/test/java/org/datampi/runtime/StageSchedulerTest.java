@@ -1,0 +1,33 @@
+package org.datampi.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.datampi.status.JobProgress;
+import org.datampi.status.JobProgress.Stage;
+import org.junit.jupiter.api.Test;
+
+class StageSchedulerTest {
+    /** Rank 0's staged scheduler reports each stage, with the tasks it handed out that are running. */
+    @Test
+    void reportsEveryStageWhenATaskStartsOrEnds() {
+        List<JobProgress> reports = new ArrayList<>();
+        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"));
+        scheduler.plan(0, 3, true);
+        scheduler.plan(1, 2, false);
+        assertEquals(0, scheduler.grant(0, 0, 0));
+        assertEquals(1, scheduler.grant(0, 1, 0));
+        scheduler.taskDone(0);
+        scheduler.taskDone(1);
+        assertEquals(List.of(
+                new JobProgress(0, 3, 0, 2, List.of(new Stage(0, 0, 3), new Stage(0, 0, 2))),
+                new JobProgress(0, 3, 0, 2, List.of(new Stage(0, 1, 3), new Stage(0, 0, 2))),
+                new JobProgress(0, 3, 0, 2, List.of(new Stage(0, 2, 3), new Stage(0, 0, 2))),
+                new JobProgress(1, 3, 0, 2, List.of(new Stage(1, 1, 3), new Stage(0, 0, 2))),
+                new JobProgress(1, 3, 1, 2, List.of(new Stage(1, 1, 3), new Stage(1, 0, 2)))), reports);
+        assertEquals("datampi: O tasks 1/3 done, A tasks 1/2 done (40%); stages 1(+1)/3 1/2",
+                reports.get(reports.size() - 1).line());
+    }
+}
