@@ -50,6 +50,8 @@ public sealed interface RankStatus permits RankStatus.GroupUp, JobProgress, Rank
             List<String> logTail) implements RankStatus {
         /** What a failure names as where it happened when a peer rank is gone. */
         public static final String RANK_LOST = "rank lost";
+        /** How the headline starts. */
+        public static final String HEADLINE_START = "datampi: job failed on rank ";
 
         public RankFailed {
             requireNonNull(host, "host is null");
@@ -61,7 +63,7 @@ public sealed interface RankStatus permits RankStatus.GroupUp, JobProgress, Rank
 
         /** The failure on one line: {@code datampi: job failed on rank N (HOST), WHERE: CAUSE}. */
         public String headline() {
-            return "datampi: job failed on rank " + rank + " (" + host + "), " + where + ": "
+            return HEADLINE_START + rank + " (" + host + "), " + where + ": "
                     + cause.replaceAll("\\s*\\R\\s*", " ");
         }
 

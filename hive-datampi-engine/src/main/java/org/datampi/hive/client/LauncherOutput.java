@@ -2,17 +2,22 @@ package org.datampi.hive.client;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
+import org.datampi.status.RankStatus;
+
 /**
- * What mpirun printed before it exited without a rank's own report, made into the cause Hive's FAILED line carries.
- * Open MPI explains a launch that failed in help messages between rules of dashes: first the cause (a daemon that
- * could not connect back, with its host; an interface a host does not have), then the consequences ("ORTE was
- * unable to reliably start one or more daemons" and its generic advice). The first messages say the most, so the
- * cause is they, each on one line, after the last lines printed outside any message (a rank's JVM that ended on its
- * own: "Terminating due to java.lang.OutOfMemoryError: Java heap space"; Hydra's errors, which have no rules). The
- * launcher's and the ranks' own report lines ("mpidrun: ...", "datampi: ...") are not the cause: they are read
- * apart.
+ * What mpirun printed before it exited without a rank's report on the status channel, made into the cause Hive's
+ * FAILED line carries. A rank that could not reach the job runner still printed its report's headline: that is the
+ * cause. Otherwise no rank had a word to say (killed, out of heap, its host lost, never started), and Open MPI explains
+ * it in help messages between rules of dashes: first the cause (a daemon that could not connect back, with its host;
+ * an interface a host does not have), then the consequences ("ORTE was unable to reliably start one or more daemons"
+ * and its generic advice). The first messages say the most, so the cause is they, each on one line, after the last
+ * lines printed outside any message (a rank's JVM that ended on its own: "Terminating due to
+ * java.lang.OutOfMemoryError: Java heap space"; Hydra's errors, which have no rules). The launcher's and the ranks'
+ * other lines ("mpidrun: ...", "datampi: ...": progress, where the logs are) are the cause only when nothing else was
+ * said.
  */
 final class LauncherOutput {
     private static final Pattern RULE = Pattern.compile("^-{20,}$");
@@ -24,6 +29,11 @@ final class LauncherOutput {
 
     /** The cause in mpirun's last lines, one line; SLF4J's warnings are left out. */
     static String cause(List<String> lines) {
+        Optional<String> rankReport = lines.stream().filter(line -> line.startsWith(RankStatus.RankFailed
+                .HEADLINE_START)).findFirst();
+        if (rankReport.isPresent()) {
+            return rankReport.get();
+        }
         List<String> messages = new ArrayList<>();
         List<String> plain = new ArrayList<>();
         List<String> reports = new ArrayList<>();

@@ -69,6 +69,16 @@ class LauncherOutputTest {
                 + "Process name: [[1234,1],1] Exit code: 3", LauncherOutput.cause(outOfMemory));
     }
 
+    /** The rank could not reach the job runner (a firewall): its console's headline is the cause. */
+    @Test
+    void aRanksFailureHeadlineIsTheCause() {
+        String headline = "datampi: job failed on rank 2 (dmp2), O task 0: java.io.IOException: boom";
+        assertEquals(headline, LauncherOutput.cause(List.of("datampi: O tasks 0/4 done, A tasks 0/2 done (0%)",
+                headline, "datampi: rank 2 log dmp2:/x/rank-2.log, last lines:", "java.io.IOException: boom",
+                "\tat org.datampi.Task.run(Task.java:1)", "-".repeat(74), "Primary job  terminated normally, but 1 "
+                        + "process returned", "-".repeat(74), "mpidrun: job job_1 failed (exit 1); rank logs in /x")));
+    }
+
     @Test
     void onlyReportLinesAreTheCauseWhenNothingElseWasSaid() {
         String failed = "mpidrun: job job_1 failed (exit 1); rank logs in /x";
