@@ -53,10 +53,11 @@ final class Mpidrun {
         }
     }
 
-    static Path shuffleJar() throws IOException {
-        try (Stream<Path> files = Files.list(HOME.resolve("datampi-shuffle/target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("datampi-shuffle-.*\\.jar"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("datampi-shuffle jar not built"));
+    /** The jar MODULE of this checkout built (not its tests' jar). */
+    static Path jar(String module) throws IOException {
+        try (Stream<Path> files = Files.list(HOME.resolve(module).resolve("target"))) {
+            return files.filter(p -> p.getFileName().toString().matches(module + "-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException(module + "'s jar is not built"));
         }
     }
 

@@ -5,14 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
-import org.datampi.examples.IntSumCombiner;
+import org.datampi.mpid.Combiner;
 import org.datampi.mpid.MpidConf;
 import org.datampi.mpid.TaskConf;
 import org.datampi.shuffle.buffer.BufferPool;
@@ -27,6 +29,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
 class BlockEncoderTest {
+    /** Sums IntWritable counts of a key; named in the task's configuration, as a program names its combiner. */
+    public static final class IntSumCombiner implements Combiner {
+        @Override
+        public void combine(Object key, Iterator<Object> values, BiConsumer<Object, Object> output) {
+            int sum = 0;
+            while (values.hasNext()) {
+                sum += ((IntWritable) values.next()).get();
+            }
+            output.accept(key, new IntWritable(sum));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(BlockCodec.class)
     void aBlockArrivesAsTheSortedRunOfItsPairs(BlockCodec codec) {

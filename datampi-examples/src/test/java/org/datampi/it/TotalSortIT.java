@@ -55,7 +55,7 @@ class TotalSortIT {
                 "-D", "mpid.memusedpercent=" + memUsedPercent, "-D", "mpid.compression=" + compression,
                 "-D", "mpid.local.dir=" + spillDir, "-D", "mpid.block.size=" + BLOCK_SIZE,
                 "-D", "mpid.merge.factor=" + mergeFactor,
-                "-jar", Mpidrun.shuffleJar().toString(), "org.datampi.examples.TotalSort", out.toString(),
+                "-jar", Mpidrun.jar("datampi-examples").toString(), "org.datampi.examples.TotalSort", out.toString(),
                 "" + RECORDS_PER_TASK, "" + seed, keys)).assertSucceeded();
 
         HexFormat hex = HexFormat.of();

@@ -31,7 +31,7 @@ class ServeModeIT {
                 job("first", 3, 2, temp.resolve("served-1"), "uniform"),
                 job("second", 5, 3, temp.resolve("served-2"), "skewed")));
         Mpidrun.Result served = Mpidrun.run(Duration.ofMinutes(2), List.of("-mode", "COM", "--serve", "-np", "2",
-                "--mpi", mpi, "--heap", "256m", "-jar", Mpidrun.shuffleJar().toString()),
+                "--mpi", mpi, "--heap", "256m", "-jar", Mpidrun.jar("datampi-examples").toString()),
                 ProcessBuilder.Redirect.from(jobs.toFile())).assertSucceeded();
         assertTrue(served.stderr().contains("datampi: job first done")
                 && served.stderr().contains("datampi: job second done"), served.stderr());
@@ -66,7 +66,7 @@ class ServeModeIT {
     void idleProcessesEndAfterTheIdleTime() throws Exception {
         // The input stays open and empty: only the idle time can end the group.
         Mpidrun.Result result = Mpidrun.run(Duration.ofMinutes(1), List.of("-mode", "COM", "--serve",
-                "--idle-seconds", "2", "-np", "2", "--heap", "256m", "-jar", Mpidrun.shuffleJar().toString()),
+                "--idle-seconds", "2", "-np", "2", "--heap", "256m", "-jar", Mpidrun.jar("datampi-examples").toString()),
                 ProcessBuilder.Redirect.PIPE).assertSucceeded();
         assertTrue(result.elapsed().toSeconds() < 30, "ended after the idle time: " + result.elapsed());
         Mpidrun.assertNoProcessLeft(result.jobId());
@@ -80,7 +80,7 @@ class ServeModeIT {
     private static void runAlone(String mpi, int oTasks, int aTasks, Path out, String distribution)
             throws Exception {
         Mpidrun.run(Duration.ofMinutes(2), List.of("-mode", "COM", "-O", "" + oTasks, "-A", "" + aTasks, "-np", "2",
-                "--mpi", mpi, "--heap", "256m", "-jar", Mpidrun.shuffleJar().toString(), WORD_COUNT, out.toString(),
+                "--mpi", mpi, "--heap", "256m", "-jar", Mpidrun.jar("datampi-examples").toString(), WORD_COUNT, out.toString(),
                 "2000", "300", "5", distribution)).assertSucceeded();
     }
 

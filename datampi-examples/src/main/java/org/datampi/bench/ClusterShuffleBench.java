@@ -14,6 +14,7 @@ import java.util.Map;
 import org.datampi.bench.ShuffleBench.BenchLine;
 import org.datampi.bench.ShuffleBench.Digest;
 import org.datampi.bench.ShuffleBench.Run;
+import org.datampi.runtime.ProcessMemory;
 
 /**
  * bin/shuffle-bench --cluster: the shuffle between ranks on two simulated hosts (bin/cluster-sim, one rank each,
@@ -44,21 +45,21 @@ final class ClusterShuffleBench {
     private static final int RAW_BLOCK_BYTES = 262_144;
 
     private final Path home;
-    private final Path shuffleJar;
+    private final Path examplesJar;
     private final Path hostfile;
 
-    private ClusterShuffleBench(Path home, Path shuffleJar) {
+    private ClusterShuffleBench(Path home, Path examplesJar) {
         this.home = requireNonNull(home, "home is null");
-        this.shuffleJar = requireNonNull(shuffleJar, "shuffleJar is null");
+        this.examplesJar = requireNonNull(examplesJar, "examplesJar is null");
         this.hostfile = home.resolve("target/cluster-sim/hostfile");
     }
 
-    static void main(Path home, Path shuffleJar, Map<String, String> options) throws Exception {
+    static void main(Path home, Path examplesJar, Map<String, String> options) throws Exception {
         long pairs = Long.parseLong(options.getOrDefault("--pairs", "250000"));
         int valueBytes = Integer.parseInt(options.getOrDefault("--value-bytes", "4000"));
         String heap = options.getOrDefault("--heap", "2g");
         List<String> links = List.of(options.getOrDefault("--links", "1gbit,10gbit").split(","));
-        ClusterShuffleBench bench = new ClusterShuffleBench(home, shuffleJar);
+        ClusterShuffleBench bench = new ClusterShuffleBench(home, examplesJar);
 
         System.err.printf("shuffle-bench: %,d pairs with %d-byte values between 2 simulated hosts, links %s%n",
                 pairs, valueBytes, links);
@@ -113,7 +114,7 @@ final class ClusterShuffleBench {
     private DatampiRun datampi(long pairs, int valueBytes, String heap) throws IOException, InterruptedException {
         long[] before = txBytes();
         Run run = onDmp1("datampi", "bin/mpidrun", "-f", hostfile.toString(), "-mode", "COM", "-O", "2", "-A", "2",
-                "-np", "2", "--heap", heap, "-jar", shuffleJar.toString(), ShuffleBenchJob.class.getName(),
+                "-np", "2", "--heap", heap, "-jar", examplesJar.toString(), ShuffleBenchJob.class.getName(),
                 String.valueOf(pairs), String.valueOf(SEED), String.valueOf(valueBytes));
         long wire = busiest(before, txBytes());
         long oStart = run.lines("o-start").stream().mapToLong(l -> l.getLong("epochMillis")).min().orElseThrow();
@@ -140,7 +141,8 @@ final class ClusterShuffleBench {
         // The client logs into dmp1's logs directory, as the cluster's daemons do (Hadoop's log4j.properties there).
         Run run = onDmp1("hadoop", "java", "-Xmx512m", "@" + home.resolve("conf/jdk17-opens.args"),
                 "-Dhadoop.log.file=" + home.resolve("logs/shuffle-bench-hadoop.log"), "-cp",
-                home.resolve("target/cluster-sim/hadoop-conf") + ":" + shuffleJar + ":"
+                home.resolve("target/cluster-sim/hadoop-conf") + ":" + examplesJar + ":"
+                        + ShuffleBench.codeSource(ProcessMemory.class) + ":"
                         + home.resolve("hadoop-daemons/target/lib") + "/*",
                 HadoopShuffleBaseline.class.getName(), "--pairs", String.valueOf(pairs), "--seed",
                 String.valueOf(SEED), "--maps", "2", "--reduces", "2", "--value-bytes", String.valueOf(valueBytes),
@@ -161,7 +163,7 @@ final class ClusterShuffleBench {
     private Measured raw(long bytes, String heap) throws IOException, InterruptedException {
         long[] before = txBytes();
         Run run = onDmp1("raw", "bin/mpidrun", "-f", hostfile.toString(), "--plain-mpi", "-np", "2", "--heap", heap,
-                "-jar", shuffleJar.toString(), RawAllToAll.class.getName(), String.valueOf(bytes),
+                "-jar", examplesJar.toString(), RawAllToAll.class.getName(), String.valueOf(bytes),
                 String.valueOf(RAW_BLOCK_BYTES));
         long wire = busiest(before, txBytes());
         double seconds = run.lines("raw").stream().mapToLong(l -> l.getLong("nanos")).max().orElseThrow() / 1e9;

@@ -40,7 +40,7 @@ class WordCountIT {
         long seed = 11;
         Mpidrun.Result result = Mpidrun.run(Duration.ofMinutes(3), List.of("-mode", "COM", "-O", "" + oTasks,
                 "-A", "" + aTasks, "-np", "" + processes, "--oversubscribe", "--mpi", mpi, "--heap", "256m",
-                "-jar", Mpidrun.shuffleJar().toString(), "org.datampi.examples.WordCount", out.toString(),
+                "-jar", Mpidrun.jar("datampi-examples").toString(), "org.datampi.examples.WordCount", out.toString(),
                 "" + WORDS_PER_TASK, "" + VOCABULARY, "" + seed, distribution)).assertSucceeded();
 
         Map<String, Long> expected = new HashMap<>();

@@ -1,6 +1,7 @@
 package org.datampi.bench;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,17 +36,17 @@ public final class ShuffleBench {
         Map<String, String> options = options(args);
         Path home = Path.of(options.get("--home"));
         if (options.containsKey("--cluster")) {
-            ClusterShuffleBench.main(home, findShuffleJar(home), options);
+            ClusterShuffleBench.main(home, codeSource(ShuffleBench.class), options);
             return;
         }
         long pairs = Long.parseLong(options.getOrDefault("--pairs", "10000000"));
         int procs = Integer.parseInt(options.getOrDefault("--procs", "2"));
         String heap = options.getOrDefault("--heap", "2g");
-        Path shuffleJar = findShuffleJar(home);
+        Path examplesJar = codeSource(ShuffleBench.class);
 
         System.err.printf("shuffle-bench: %,d pairs, %d processes, %s heap each%n", pairs, procs, heap);
         Run datampi = run("datampi", List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM", "-O", "" + procs,
-                "-A", "" + procs, "-np", "" + procs, "--heap", heap, "-jar", shuffleJar.toString(),
+                "-A", "" + procs, "-np", "" + procs, "--heap", heap, "-jar", examplesJar.toString(),
                 ShuffleBenchJob.class.getName(), "" + pairs, "" + SEED));
         Digest ours = Digest.sum(datampi.lines("a-end"));
         long shuffleStart = datampi.lines("o-start").stream().mapToLong(l -> l.getLong("epochMillis")).min()
@@ -71,7 +72,7 @@ public final class ShuffleBench {
         }
 
         Run raw = run("raw", List.of(home.resolve("bin/mpidrun").toString(), "--plain-mpi", "-np", "" + procs,
-                "--heap", heap, "-jar", shuffleJar.toString(), RawAllToAll.class.getName(), "" + ours.bytes,
+                "--heap", heap, "-jar", examplesJar.toString(), RawAllToAll.class.getName(), "" + ours.bytes,
                 "262144"));
         double rawSeconds = raw.lines("raw").stream().mapToLong(l -> l.getLong("nanos")).max().orElseThrow() / 1e9;
         long rawBytes = raw.lines("raw").stream().mapToLong(l -> l.getLong("bytes")).sum();
@@ -153,14 +154,14 @@ public final class ShuffleBench {
         return amount * procs + String.valueOf(unit);
     }
 
-    private static Path findShuffleJar(Path home) throws IOException {
-        try (var files = Files.list(home.resolve("datampi-shuffle/target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("datampi-shuffle-.*\\.jar")
-                    && !p.getFileName().toString().endsWith("-tests.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("datampi-shuffle is not built; run bin/setup"));
+    /** The jar (or class directory) CLASS was loaded from. */
+    static Path codeSource(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("Cannot locate " + type.getName() + "'s jar", e);
         }
     }
-
 
     /** Options as "--key value", and the flag --cluster. */
     private static Map<String, String> options(String[] args) {
