@@ -26,7 +26,8 @@ import org.junit.jupiter.api.TestInstance;
  * in either plan shape. With hive.datampi.stage.retries=1 (the default) the stage runs again on a fresh group and the
  * query succeeds with Hive on MR's answer, the retry shown on the console; with 0 it fails within seconds naming the
  * killed rank, the target keeps its rows, no process of the group and no file of its ranks is left, and the session's
- * next query succeeds. A rank lost between queries, while the warm group idles, costs the next query nothing.
+ * next query succeeds. A rank lost between two stages of a query costs at most a retry; one lost between queries,
+ * while the warm group idles, costs the next query nothing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RankLossIT {
@@ -133,6 +134,29 @@ class RankLossIT {
         assertEquals(HiveCli.labelledRows(output, "mr").stream().sorted().toList(), next, "the next query:\n" + output);
         long stages = output.lines().filter(line -> line.matches("datampi: Stage-1 job_\\S+: .* ranks.*")).count();
         assertTrue(stages >= 2, "both queries ran on datampi:\n" + output);
+    }
+
+    /**
+     * A rank lost as a query goes from one stage to the next (a MapReduce-shaped GROUP BY, then its ORDER BY): the
+     * kill lands at the first stage's end, in the gap, or at the second stage's start, whichever the race gives. Each
+     * costs at most a retry: the query succeeds with Hive on MR's answer and leaves nothing behind.
+     */
+    @Test
+    void aRankLostBetweenStagesCostsAtMostARetry() throws Exception {
+        HiveCli cli = HiveCli.start(root, "between-stages", "SET hive.execution.engine=datampi; "
+                + "SET hive.datampi.plan=mapreduce; INSERT OVERWRITE TABLE target SELECT page, count(*) FROM visits "
+                + "GROUP BY page ORDER BY page; " + ANSWERS);
+        List<ProcessHandle> group = cli.awaitStageRanks(Pattern.compile("Stage-1 map = 100%,\\s+reduce = 100%"));
+        killOneRank(group);
+        assertEquals(0, cli.awaitExit(), cli.output());
+        String output = cli.output();
+        assertFalse(output.contains("FAILED:"), "nothing failed:\n" + output);
+        assertTrue(output.contains("datampi: Stage-2 "), "both stages ran on datampi:\n" + output);
+        assertAllGone(group, cli);
+        List<String> answer = HiveCli.labelledRows(output, "datampi");
+        assertFalse(answer.isEmpty() || answer.contains("before\t0"), "the target was written:\n" + output);
+        assertEquals(HiveCli.labelledRows(output, "mr"), answer, "the same rows as Hive on MR, none twice:\n" + output);
+        assertNoLocalFileLeft();
     }
 
     /** SETTINGS, then STATEMENT with a rank killed once PHASE shows: it runs again and gives MR's answer. */
