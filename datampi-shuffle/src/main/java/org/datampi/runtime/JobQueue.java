@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * Rank 0 reads them from its standard input, which mpirun forwards from the launcher's: one job per line, the
  * arguments of a one-job CommonProcess separated by tabs ({@code --job-id ID -O ONUM -A ANUM CLASS [ARGS...]}).
  * It passes each job to the other ranks and, once every rank is through it, tells the job runner
- * ({@link RankStatus.JobDone}) and prints {@code datampi: job ID done} on stderr. The end of the input, an empty line or no job for the idle time ends the group. A failing job still
- * ends the whole group (MPI_Abort): the next job starts a new one.
+ * ({@link RankStatus.JobDone}) and prints {@code datampi: job ID done} on stderr. The end of the input, an empty
+ * line or no job for the idle time ends the group. A failing job still ends the whole group (MPI_Abort): the next
+ * job starts a new one.
  */
 final class JobQueue {
     static final String SERVE_OPTION = "--serve";

@@ -18,8 +18,9 @@ import org.datampi.transport.ProbeStatus;
 /**
  * Which host each rank of a process group runs on: when the group starts, every rank sends its host's name to rank 0,
  * which prints one line on stderr for people ({@code datampi: ranks 0-1 on dmp1; 2-3 on dmp2}) and passes the list to
- * its O-task scheduler and to the job runner ({@link org.datampi.status.RankStatus.GroupUp}). Asked of the ranks themselves rather than worked out from the
- * hostfile, because the MPI implementation and the admin's mapping options decide where each rank goes.
+ * its O-task scheduler and to the job runner ({@link org.datampi.status.RankStatus.GroupUp}). Asked of the ranks
+ * themselves rather than worked out from the hostfile, because the MPI implementation and the admin's mapping options
+ * decide where each rank goes.
  *
  * <p>It runs once per process group, before any shuffle engine, on its own tag. Rank 0 waits for every rank's
  * message: a rank that never starts ends the group through mpirun (a rank that exits) or the launcher's start

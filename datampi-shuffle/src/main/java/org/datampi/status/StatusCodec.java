@@ -6,6 +6,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,7 +52,8 @@ final class StatusCodec {
             throw new IOException("status channel version " + version + ", expected " + VERSION
                     + " (ranks and launcher of different datampi builds)");
         }
-        if (!in.readUTF().equals(token)) {
+        if (!MessageDigest.isEqual(in.readUTF().getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8))) {
             throw new IOException("wrong token (not this group's ranks)");
         }
     }
@@ -134,12 +137,20 @@ final class StatusCodec {
         int oTasks = record.readInt();
         int aTasksDone = record.readInt();
         int aTasks = record.readInt();
-        int count = record.readInt();
+        int count = count(record);
         List<JobProgress.Stage> stages = new ArrayList<>(Math.min(count, 1024));
         for (int i = 0; i < count; i++) {
             stages.add(new JobProgress.Stage(record.readInt(), record.readInt(), record.readInt()));
         }
         return new JobProgress(oTasksDone, oTasks, aTasksDone, aTasks, stages);
+    }
+
+    private static int count(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        if (count < 0) {
+            throw new IOException("a status record with a count of " + count);
+        }
+        return count;
     }
 
     private static void writeString(DataOutputStream out, String value) throws IOException {
@@ -154,7 +165,7 @@ final class StatusCodec {
     }
 
     private static List<String> readStrings(DataInputStream in) throws IOException {
-        int count = in.readInt();
+        int count = count(in);
         List<String> values = new ArrayList<>(Math.min(count, 1024));
         for (int i = 0; i < count; i++) {
             values.add(in.readUTF());

@@ -62,9 +62,9 @@ public final class StatusReceiver implements AutoCloseable {
      * (ACROSS_HOSTS), else on the loopback interface.
      */
     public static StatusReceiver open(boolean acrossHosts, Consumer<RankStatus> sink) {
+        ServerSocket server = null;
         try {
-            ServerSocket server = acrossHosts ? new ServerSocket(0) : new ServerSocket(0, 50,
-                    InetAddress.getLoopbackAddress());
+            server = acrossHosts ? new ServerSocket(0) : new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             String host = acrossHosts ? InetAddress.getLocalHost().getHostName()
                     : InetAddress.getLoopbackAddress().getHostAddress();
             server.setSoTimeout(ACCEPT_POLL_MILLIS);
@@ -74,6 +74,9 @@ public final class StatusReceiver implements AutoCloseable {
             acceptor.start();
             return receiver;
         } catch (IOException e) {
+            if (server != null) {
+                closeQuietly(server);
+            }
             throw new UncheckedIOException("Cannot open the status channel for the ranks: " + e, e);
         }
     }
@@ -151,10 +154,11 @@ public final class StatusReceiver implements AutoCloseable {
      */
     public synchronized boolean awaitDrained(long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        // A connection made before this call waits in the backlog until accept() has taken it: one empty accept
-        // after this point means there is none left.
+        // A connection made before this call waits in the backlog until accept() has taken it. The first empty
+        // accept counted after this point may have begun before that connection came; the second began after the
+        // first ended, so it would have returned any connection still waiting: two mean there is none left.
         long emptyBefore = emptyAccepts;
-        while ((emptyAccepts < emptyBefore + 1 || !connections.isEmpty()) && !closed) {
+        while ((emptyAccepts < emptyBefore + 2 || !connections.isEmpty()) && !closed) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
             if (left <= 0) {
                 return false;

@@ -11,6 +11,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.HashMap;
 import java.util.List;
@@ -66,8 +68,11 @@ class StatusChannelTest {
         try (StatusReceiver receiver = StatusReceiver.open(false, received::add)) {
             Map<String, String> forged = new HashMap<>(receiver.environment());
             forged.put(StatusSender.TOKEN_VARIABLE, "0123456789abcdef");
+            // Either side may see the other go first: the receiver closes on the wrong token (a broken pipe here).
             try (StatusSender impostor = StatusSender.fromEnvironment(forged)) {
                 impostor.send(new JobDone("job_forged"));
+            } catch (UncheckedIOException turnedAway) {
+                // turned away while it still wrote
             }
             // Not even a greeting: bytes that are not the channel's.
             String address = receiver.environment().get(StatusSender.ADDRESS_VARIABLE);
@@ -75,6 +80,8 @@ class StatusChannelTest {
                     Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
                     DataOutputStream out = new DataOutputStream(stranger.getOutputStream())) {
                 out.writeBytes("GET / HTTP/1.0\r\n\r\n");
+            } catch (IOException turnedAway) {
+                // turned away while it still wrote
             }
             try (StatusSender rank = StatusSender.fromEnvironment(receiver.environment())) {
                 rank.send(new JobDone("job_1"));
@@ -120,15 +127,16 @@ class StatusChannelTest {
     }
 
     @Test
-    void aGoneJobRunnerIsAnErrorNamingItsAddress() {
-        Map<String, String> environment;
-        try (StatusReceiver receiver = StatusReceiver.open(false, status -> { })) {
-            environment = receiver.environment();
+    void aGoneJobRunnerIsAnErrorNamingItsAddress() throws IOException {
+        // A port held but not listened on (a closed receiver's port could be taken again meanwhile): refused.
+        try (Socket held = new Socket()) {
+            held.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            String address = "127.0.0.1:" + held.getLocalPort();
+            StatusSender sender = StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, address,
+                    StatusSender.TOKEN_VARIABLE, "t"));
+            UncheckedIOException error = assertThrows(UncheckedIOException.class, () -> sender.send(FAILED));
+            assertTrue(error.getMessage().contains("job runner at " + address), error.getMessage());
         }
-        StatusSender sender = StatusSender.fromEnvironment(environment);
-        UncheckedIOException error = assertThrows(UncheckedIOException.class, () -> sender.send(FAILED));
-        assertTrue(error.getMessage().contains("job runner at " + environment.get(StatusSender.ADDRESS_VARIABLE)),
-                error.getMessage());
     }
 
     @Test
@@ -162,5 +170,20 @@ class StatusChannelTest {
         IOException error = assertThrows(IOException.class, () -> StatusCodec.read(
                 new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
         assertTrue(error.getMessage().contains("bytes"), error.getMessage());
+    }
+
+    @Test
+    void aNegativeCountIsAnErrorNotACrash() throws IOException {
+        ByteArrayOutputStream record = new ByteArrayOutputStream();
+        DataOutputStream fields = new DataOutputStream(record);
+        fields.writeByte(3 - 2); // a group-up record
+        fields.writeInt(-5); // its hosts
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(record.size());
+        record.writeTo(out);
+        IOException error = assertThrows(IOException.class, () -> StatusCodec.read(
+                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
+        assertTrue(error.getMessage().contains("count of -5"), error.getMessage());
     }
 }

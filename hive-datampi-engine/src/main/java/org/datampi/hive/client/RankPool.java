@@ -42,7 +42,7 @@ final class RankPool implements AutoCloseable {
      * How long, once mpidrun has ended, the records its ranks sent may take to be read: a failing rank sends its
      * report just before it aborts the group.
      */
-    private static final long DRAIN_MILLIS = 2000;
+    private static final long DRAIN_MILLIS = 5000;
     /**
      * What the group said since its last job ended (launch output included, for its first): enough for Open MPI's
      * explanation of a failed launch, some 50 lines.
@@ -139,9 +139,12 @@ final class RankPool implements AutoCloseable {
         return !hasEnded() && current == null;
     }
 
-    /** Whether the group has ended or is ending (closed, failed, killed): it takes no more jobs. */
+    /**
+     * Whether the group has ended or is ending (closed, failed, killed, a rank's failure reported): it takes no more
+     * jobs.
+     */
     synchronized boolean hasEnded() {
-        return ended || !process.isAlive()
+        return ended || abortGraceStarted.get() || !process.isAlive()
                 || current == null && System.nanoTime() - idleSince >= retireAfterIdleNanos;
     }
 
@@ -165,7 +168,7 @@ final class RankPool implements AutoCloseable {
             status.close();
             ended(exit == 0 ? "the rank pool ended" : "mpidrun exited with code " + exit + ": "
                     + LauncherOutput.cause(tail()), exit > LOST_PROCESS_EXIT && !stopped);
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException | InterruptedException | RuntimeException e) {
             status.close();
             ended("Lost the mpidrun process: " + e, false);
         }

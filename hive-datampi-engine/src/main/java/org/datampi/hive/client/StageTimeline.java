@@ -3,7 +3,8 @@ package org.datampi.hive.client;
 import java.util.Locale;
 
 /**
- * When a datampi stage passed its milestones, from mpidrun's progress lines as the Hive JVM saw them (System.nanoTime).
+ * When a datampi stage passed its milestones, from the ranks' progress records as the Hive JVM saw them
+ * (System.nanoTime).
  * A milestone not reached (a failed job) is 0.
  *
  * @param submitted the job was given to the ranks (for new ranks: mpidrun started)
