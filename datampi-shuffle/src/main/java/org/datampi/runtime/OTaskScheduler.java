@@ -2,6 +2,7 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import org.datampi.mpid.HostNames;
 import org.datampi.status.JobProgress;
@@ -20,18 +22,38 @@ import org.datampi.status.JobProgress;
  * task left, as Hadoop's schedulers place map tasks node-local first. It also counts finished O and A tasks and
  * reports the job's progress.
  *
+ * <p>Delay scheduling (Zaharia et al., as Hadoop's schedulers and Tez's locality delay do it): at a stage's start the
+ * ranks ask at slightly different times, and a rank whose first task was quick would otherwise take a task that
+ * prefers a host whose ranks have not asked yet, leaving them a remote read in exchange. So a task that prefers
+ * hosts is held for them while a rank on one of them has not asked yet, for at most {@link #LOCALITY_WAIT} after the
+ * stage's first request; a rank with nothing else to take is told to {@linkplain TaskScheduler#ASK_AGAIN ask again}.
+ * Once every rank of its hosts has asked (they are busy with tasks of their own), or the wait is over, any rank may
+ * take it. On one host every rank is local to every task that prefers it: no rank ever waits there.
+ *
  * <p>Thread-safe: the engine's progress thread grants, rank 0's main thread sets preferences before the job starts.
  */
 final class OTaskScheduler implements TaskScheduler {
+    /**
+     * Long enough for a host's ranks to ask for a stage's first tasks (at a job's start they ask within milliseconds
+     * of each other; a DAG's rank asks once it is through the stages before), short against a stage's run.
+     */
+    static final Duration LOCALITY_WAIT = Duration.ofSeconds(1);
+
     private final int oTasks;
     private final int aTasks;
     private final Consumer<JobProgress> progress;
     private final List<String> hostOfRank;
+    private final LongSupplier nanoClock;
+    private final long localityWaitNanos;
     private final boolean[] granted;
+    private final boolean[] rankAsked;
+    /** Per host, its ranks that have not asked for a task yet. */
+    private final Map<String, Integer> ranksYetToAsk = new HashMap<>();
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
     private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
+    private long firstRequestNanos;
+    private boolean started;
     private int lowestLeft;
-    private int grants;
     private int hostLocalGrants;
     private int oTasksDone;
     private int aTasksDone;
@@ -41,11 +63,23 @@ final class OTaskScheduler implements TaskScheduler {
      * @param hostOfRank each rank's host, as the group's ranks reported them ({@link RankHosts})
      */
     OTaskScheduler(int oTasks, int aTasks, Consumer<JobProgress> progress, List<String> hostOfRank) {
+        this(oTasks, aTasks, progress, hostOfRank, System::nanoTime, LOCALITY_WAIT);
+    }
+
+    /** @param nanoClock the time in nanoseconds, for the locality wait (tests give their own) */
+    OTaskScheduler(int oTasks, int aTasks, Consumer<JobProgress> progress, List<String> hostOfRank,
+            LongSupplier nanoClock, Duration localityWait) {
         this.oTasks = oTasks;
         this.aTasks = aTasks;
         this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = hostOfRank.stream().map(HostNames::shortName).toList();
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.localityWaitNanos = localityWait.toNanos();
         this.granted = new boolean[oTasks];
+        this.rankAsked = new boolean[hostOfRank.size()];
+        for (String host : this.hostOfRank) {
+            ranksYetToAsk.merge(host, 1, Integer::sum);
+        }
     }
 
     @Override
@@ -86,13 +120,20 @@ final class OTaskScheduler implements TaskScheduler {
     }
 
     /**
-     * Returns the O task for {@code rank}, which finished finishedTasks since it last asked, or -1 when none is left.
+     * Returns the O task for {@code rank}, which finished finishedTasks since it last asked, -1 when none is left, or
+     * {@link TaskScheduler#ASK_AGAIN} when the tasks left are held for the ranks of the hosts they prefer.
      */
     synchronized int grant(int rank, int finishedTasks) {
         String host = hostOfRank.get(rank);
-        if (grants == 0 && oTasksDone == 0) {
-            // The 0% line: the first O task starts now, so every rank is up (launchers time the start-up by it).
+        if (!started) {
+            // The 0% line: the first O task is asked for now, so every rank is up (launchers time the start-up by it).
+            started = true;
+            firstRequestNanos = nanoClock.getAsLong();
             report();
+        }
+        if (!rankAsked[rank]) {
+            rankAsked[rank] = true;
+            ranksYetToAsk.merge(host, -1, Integer::sum);
         }
         if (finishedTasks > 0) {
             oTasksDone += finishedTasks;
@@ -100,14 +141,10 @@ final class OTaskScheduler implements TaskScheduler {
         }
         int task = nextOn(host);
         if (task < 0) {
-            while (lowestLeft < oTasks && granted[lowestLeft]) {
-                lowestLeft++;
-            }
-            task = lowestLeft < oTasks ? lowestLeft : -1;
+            task = lowestNotHeld();
         }
         if (task >= 0) {
             granted[task] = true;
-            grants++;
             if (preferredHosts.getOrDefault(task, List.of()).contains(host)) {
                 hostLocalGrants++;
             }
@@ -129,6 +166,28 @@ final class OTaskScheduler implements TaskScheduler {
             }
         }
         return -1;
+    }
+
+    /** The lowest task left that no rank yet to ask may want; ASK_AGAIN if all left are held; -1 if none is left. */
+    private int lowestNotHeld() {
+        while (lowestLeft < oTasks && granted[lowestLeft]) {
+            lowestLeft++;
+        }
+        if (lowestLeft == oTasks) {
+            return -1;
+        }
+        boolean waiting = nanoClock.getAsLong() - firstRequestNanos < localityWaitNanos;
+        for (int task = lowestLeft; task < oTasks; task++) {
+            if (!granted[task] && !(waiting && heldForItsHosts(task))) {
+                return task;
+            }
+        }
+        return ASK_AGAIN;
+    }
+
+    private boolean heldForItsHosts(int task) {
+        return preferredHosts.getOrDefault(task, List.of()).stream()
+                .anyMatch(host -> ranksYetToAsk.getOrDefault(host, 0) > 0);
     }
 
     synchronized void aTaskDone() {

@@ -35,6 +35,8 @@ import org.datampi.transport.MpiTransport;
  */
 final class RankShuffle implements ShuffleEngine.MessageHandler {
     private static final long WAIT_SLICE_MILLIS = 100;
+    /** How long a rank whose tasks left are held for other hosts waits before it asks again. */
+    private static final long ASK_AGAIN_MILLIS = 20;
 
     private final int rank;
     private final int size;
@@ -120,9 +122,25 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     /**
      * Asks rank 0 for a task of the stage, reporting finishedTasks of it; returns its id or -1 when none is left.
-     * (Rank 0 knows each rank's host from the group's start, for tasks that prefer one.)
+     * (Rank 0 knows each rank's host from the group's start, for tasks that prefer one; while the tasks left are
+     * held for other hosts' ranks it answers {@link TaskScheduler#ASK_AGAIN}, and this asks again.)
      */
     int requestTask(int stage, int finishedTasks) {
+        int task = askForTask(stage, finishedTasks);
+        while (task == TaskScheduler.ASK_AGAIN) {
+            try {
+                Thread.sleep(ASK_AGAIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for a task of stage " + stage, e);
+            }
+            engine.checkHealthy();
+            task = askForTask(stage, 0);
+        }
+        return task;
+    }
+
+    private int askForTask(int stage, int finishedTasks) {
         CompletableFuture<Integer> grant = new CompletableFuture<>();
         synchronized (this) {
             pendingGrant = grant;

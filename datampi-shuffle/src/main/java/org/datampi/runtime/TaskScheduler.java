@@ -15,13 +15,18 @@ interface TaskScheduler {
     int O_STAGE = 0;
     /** A common mode job's A tasks. */
     int A_STAGE = 1;
+    /**
+     * A grant that is no task: the tasks left are held for ranks of the hosts they prefer (delay scheduling,
+     * {@link OTaskScheduler}); the rank asks again shortly.
+     */
+    int ASK_AGAIN = -2;
 
     /** Task {@code task} of a handed-out stage would rather run on one of these hosts. */
     void prefer(int stage, int task, Collection<String> hosts);
 
     /**
      * Returns the next task of {@code stage} for {@code rank}, which finished finishedTasks of it since it last asked,
-     * or -1 when none is left.
+     * -1 when none is left, or {@link #ASK_AGAIN}.
      */
     int grant(int stage, int rank, int finishedTasks);
 

@@ -18,6 +18,11 @@ class OTaskSchedulerTest {
         return new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS);
     }
 
+    /** A scheduler whose locality wait runs on {@code nanos[0]}. */
+    private static OTaskScheduler scheduler(int oTasks, long[] nanos) {
+        return new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS, () -> nanos[0], OTaskScheduler.LOCALITY_WAIT);
+    }
+
     /** The grant for the rank on {@code host}. */
     private static int grant(OTaskScheduler tasks, String host, int finishedTasks) {
         return tasks.grant(HOSTS.indexOf(host), finishedTasks);
@@ -36,7 +41,7 @@ class OTaskSchedulerTest {
 
     @Test
     void aHostGetsTheTasksThatPreferItFirstThenAnyLeft() {
-        OTaskScheduler tasks = scheduler(4);
+        OTaskScheduler tasks = scheduler(5, new long[] {0});
         tasks.prefer(0, List.of("dmp1", "dmp2"));
         tasks.prefer(1, List.of("dmp3"));
         tasks.prefer(2, List.of("dmp3"));
@@ -44,9 +49,57 @@ class OTaskSchedulerTest {
         assertEquals(1, grant(tasks, "dmp3", 0));
         assertEquals(0, grant(tasks, "dmp2", 0));
         assertEquals(2, grant(tasks, "dmp3", 1));
-        assertEquals(3, grant(tasks, "dmp2", 1), "none prefers dmp2 any more: the lowest task left");
-        assertEquals(-1, grant(tasks, "dmp1", 0));
+        assertEquals(4, grant(tasks, "dmp2", 1), "none prefers dmp2 any more: the lowest task not held for dmp1");
+        assertEquals(3, grant(tasks, "dmp1", 0));
+        assertEquals(-1, grant(tasks, "dmp1", 1));
+        assertEquals("4 of 4", tasks.locality());
+    }
+
+    /**
+     * Delay scheduling: a rank whose quick first task left it with nothing local does not take a task that prefers a
+     * host whose ranks have not asked yet; they get it when they come within the locality wait.
+     */
+    @Test
+    void aTaskIsHeldForItsHostsRanksThatHaveNotAskedYet() {
+        long[] nanos = {0};
+        OTaskScheduler tasks = scheduler(4, nanos);
+        tasks.prefer(0, List.of("dmp1"));
+        tasks.prefer(1, List.of("dmp2"));
+        tasks.prefer(2, List.of("dmp3"));
+        tasks.prefer(3, List.of("dmp3"));
+        assertEquals(0, grant(tasks, "dmp1", 0));
+        assertEquals(1, grant(tasks, "dmp2", 0));
+        nanos[0] = OTaskScheduler.LOCALITY_WAIT.toNanos() / 2;
+        assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp1", 1), "dmp3's rank has not asked yet");
+        assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp2", 1));
+        assertEquals(2, grant(tasks, "dmp3", 0));
+        assertEquals(3, grant(tasks, "dmp1", 0), "every rank of dmp3 has asked: they are busy, any rank may take it");
+        assertEquals(-1, grant(tasks, "dmp2", 0));
         assertEquals("3 of 4", tasks.locality());
+    }
+
+    @Test
+    void aHostWhoseRanksDoNotAskWithinTheLocalityWaitLosesItsTasks() {
+        long[] nanos = {0};
+        OTaskScheduler tasks = scheduler(2, nanos);
+        tasks.prefer(0, List.of("dmp1"));
+        tasks.prefer(1, List.of("dmp3"));
+        assertEquals(0, grant(tasks, "dmp1", 0));
+        assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp1", 1));
+        nanos[0] = OTaskScheduler.LOCALITY_WAIT.toNanos();
+        assertEquals(1, grant(tasks, "dmp1", 0), "the wait is over: the rank that asks takes it");
+        assertEquals(-1, grant(tasks, "dmp3", 0));
+    }
+
+    @Test
+    void noRankWaitsForAHostOutsideTheGroupNorForATaskWithoutPreference() {
+        OTaskScheduler tasks = scheduler(3, new long[] {0});
+        tasks.prefer(0, List.of("a"));
+        tasks.prefer(1, List.of("elsewhere"));
+        assertEquals(0, grant(tasks, "a", 0));
+        assertEquals(1, grant(tasks, "a", 1), "no rank runs on the host it prefers");
+        assertEquals(2, grant(tasks, "a", 1), "it prefers no host");
+        assertEquals(-1, grant(tasks, "a", 1));
     }
 
     @Test
@@ -58,6 +111,9 @@ class OTaskSchedulerTest {
         List<Integer> granted = new ArrayList<>();
         for (int request = 0; ; request++) {
             int task = grant(tasks, "h" + request % 4, 0);
+            if (task == TaskScheduler.ASK_AGAIN) {
+                continue;
+            }
             if (task < 0) {
                 break;
             }
