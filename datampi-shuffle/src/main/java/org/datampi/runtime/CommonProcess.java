@@ -180,6 +180,8 @@ public final class CommonProcess {
         try {
             shuffle.start();
             setUpJob(localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
+            // Rank 0's preferences are in: the other ranks' requests, which may have come first, get tasks now.
+            scheduler.ifPresent(TaskScheduler::open);
             String tasksRun;
             if (staged) {
                 runStages(new RankStages(rank, size, host, localDir, shuffle, settings));

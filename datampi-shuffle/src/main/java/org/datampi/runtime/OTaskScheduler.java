@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +40,8 @@ final class OTaskScheduler implements TaskScheduler {
      */
     static final Duration LOCALITY_WAIT = Duration.ofSeconds(1);
 
+    private static final int MAX_ELSEWHERE_LISTED = 10;
+
     private final int oTasks;
     private final int aTasks;
     private final Consumer<JobProgress> progress;
@@ -51,7 +54,10 @@ final class OTaskScheduler implements TaskScheduler {
     private final Map<String, Integer> ranksYetToAsk = new HashMap<>();
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
     private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
+    /** The first tasks granted to a rank on none of their hosts, for the rank's log. */
+    private final List<String> elsewhere = new ArrayList<>();
     private long firstRequestNanos;
+    private boolean open;
     private boolean started;
     private int lowestLeft;
     private int hostLocalGrants;
@@ -80,6 +86,11 @@ final class OTaskScheduler implements TaskScheduler {
         for (String host : this.hostOfRank) {
             ranksYetToAsk.merge(host, 1, Integer::sum);
         }
+    }
+
+    @Override
+    public synchronized void open() {
+        open = true;
     }
 
     @Override
@@ -121,9 +132,14 @@ final class OTaskScheduler implements TaskScheduler {
 
     /**
      * Returns the O task for {@code rank}, which finished finishedTasks since it last asked, -1 when none is left, or
-     * {@link TaskScheduler#ASK_AGAIN} when the tasks left are held for the ranks of the hosts they prefer.
+     * {@link TaskScheduler#ASK_AGAIN} before {@link #open} or when the tasks left are held for the ranks of the hosts
+     * they prefer.
      */
     synchronized int grant(int rank, int finishedTasks) {
+        if (!open) {
+            // A rank that reports finished tasks has had one, so the scheduler was open then.
+            return ASK_AGAIN;
+        }
         String host = hostOfRank.get(rank);
         if (!started) {
             // The 0% line: the first O task is asked for now, so every rank is up (launchers time the start-up by it).
@@ -145,8 +161,11 @@ final class OTaskScheduler implements TaskScheduler {
         }
         if (task >= 0) {
             granted[task] = true;
-            if (preferredHosts.getOrDefault(task, List.of()).contains(host)) {
+            List<String> preferred = preferredHosts.getOrDefault(task, List.of());
+            if (preferred.contains(host)) {
                 hostLocalGrants++;
+            } else if (!preferred.isEmpty() && elsewhere.size() < MAX_ELSEWHERE_LISTED) {
+                elsewhere.add(task + " (on " + preferred + ") to rank " + rank + " on " + host);
             }
         }
         return task;
@@ -154,7 +173,8 @@ final class OTaskScheduler implements TaskScheduler {
 
     @Override
     public synchronized String locality() {
-        return hostLocalGrants + " of " + preferredHosts.size();
+        return hostLocalGrants + " of " + preferredHosts.size() + (elsewhere.isEmpty() ? ""
+                : "; elsewhere: " + String.join(", ", elsewhere));
     }
 
     private int nextOn(String host) {

@@ -21,6 +21,7 @@ final class StageScheduler implements TaskScheduler {
     private final Consumer<JobProgress> progress;
     private final List<String> hostOfRank;
     private final Map<Integer, Stage> stages = new TreeMap<>();
+    private boolean open;
     private boolean started;
 
     private static final class Stage {
@@ -48,9 +49,19 @@ final class StageScheduler implements TaskScheduler {
         if (stages.containsKey(stage)) {
             throw new IllegalStateException("Stage " + stage + " is planned twice");
         }
-        // A placement of its own per handed-out stage; the progress is this scheduler's to report.
-        stages.put(stage, new Stage(tasks, handedOut ? new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank)
-                : null));
+        // A placement of its own per handed-out stage, open at once (this scheduler holds every request until it
+        // opens); the progress is this scheduler's to report.
+        OTaskScheduler placement = null;
+        if (handedOut) {
+            placement = new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank);
+            placement.open();
+        }
+        stages.put(stage, new Stage(tasks, placement));
+    }
+
+    @Override
+    public synchronized void open() {
+        open = true;
     }
 
     @Override
@@ -60,6 +71,9 @@ final class StageScheduler implements TaskScheduler {
 
     @Override
     public synchronized int grant(int stage, int rank, int finishedTasks) {
+        if (!open) {
+            return ASK_AGAIN;
+        }
         if (!started) {
             // The 0% line: the first task starts now, so every rank is up.
             started = true;

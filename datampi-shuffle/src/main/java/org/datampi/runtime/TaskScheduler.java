@@ -16,10 +16,16 @@ interface TaskScheduler {
     /** A common mode job's A tasks. */
     int A_STAGE = 1;
     /**
-     * A grant that is no task: the tasks left are held for ranks of the hosts they prefer (delay scheduling,
-     * {@link OTaskScheduler}); the rank asks again shortly.
+     * A grant that is no task: rank 0's set-up is not done yet ({@link #open}), or the tasks left are held for ranks
+     * of the hosts they prefer (delay scheduling, {@link OTaskScheduler}); the rank asks again shortly.
      */
     int ASK_AGAIN = -2;
+
+    /**
+     * Rank 0's job set-up is done, its preferences all given: tasks may be granted. Until then every request is told
+     * to {@link #ASK_AGAIN}, so that no rank whose set-up ended first gets a task placed without them.
+     */
+    void open();
 
     /** Task {@code task} of a handed-out stage would rather run on one of these hosts. */
     void prefer(int stage, int task, Collection<String> hosts);

@@ -15,12 +15,17 @@ class OTaskSchedulerTest {
             "DMP4.cluster.local");
 
     private static OTaskScheduler scheduler(int oTasks) {
-        return new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS);
+        OTaskScheduler tasks = new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS);
+        tasks.open();
+        return tasks;
     }
 
     /** A scheduler whose locality wait runs on {@code nanos[0]}. */
     private static OTaskScheduler scheduler(int oTasks, long[] nanos) {
-        return new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS, () -> nanos[0], OTaskScheduler.LOCALITY_WAIT);
+        OTaskScheduler tasks = new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS, () -> nanos[0],
+                OTaskScheduler.LOCALITY_WAIT);
+        tasks.open();
+        return tasks;
     }
 
     /** The grant for the rank on {@code host}. */
@@ -75,7 +80,7 @@ class OTaskSchedulerTest {
         assertEquals(2, grant(tasks, "dmp3", 0));
         assertEquals(3, grant(tasks, "dmp1", 0), "every rank of dmp3 has asked: they are busy, any rank may take it");
         assertEquals(-1, grant(tasks, "dmp2", 0));
-        assertEquals("3 of 4", tasks.locality());
+        assertEquals("3 of 4; elsewhere: 3 (on [dmp3]) to rank 2 on dmp1", tasks.locality());
     }
 
     @Test
@@ -131,6 +136,19 @@ class OTaskSchedulerTest {
         assertEquals(1, grant(tasks, "dmp2", 0));
         assertEquals(0, grant(tasks, "DMP4.cluster.local", 0), "a rank's own host name is shortened too");
         assertEquals("10.0.0.2", HostNames.shortName("10.0.0.2"), "an address is not cut at its dots");
+    }
+
+    /** Rank 0's set-up gives the preferences; a rank whose set-up ended first waits for them. */
+    @Test
+    void noTaskIsGrantedBeforeRankZerosSetUpIsDone() {
+        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, HOSTS, () -> 0, OTaskScheduler.LOCALITY_WAIT);
+        assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp2", 0));
+        tasks.prefer(0, List.of("dmp1"));
+        tasks.prefer(1, List.of("dmp2"));
+        tasks.open();
+        assertEquals(1, grant(tasks, "dmp2", 0));
+        assertEquals(0, grant(tasks, "dmp1", 0));
+        assertEquals("2 of 2", tasks.locality());
     }
 
     @Test

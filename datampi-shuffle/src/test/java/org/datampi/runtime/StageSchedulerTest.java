@@ -17,6 +17,8 @@ class StageSchedulerTest {
         StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"));
         scheduler.plan(0, 3, true);
         scheduler.plan(1, 2, false);
+        assertEquals(TaskScheduler.ASK_AGAIN, scheduler.grant(0, 1, 0), "rank 0's set-up is not done");
+        scheduler.open();
         assertEquals(0, scheduler.grant(0, 0, 0));
         assertEquals(1, scheduler.grant(0, 1, 0));
         scheduler.taskDone(0);

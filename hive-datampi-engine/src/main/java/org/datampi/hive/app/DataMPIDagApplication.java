@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.tez.common.TezUtils;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
@@ -50,7 +51,8 @@ public final class DataMPIDagApplication {
     private DataMPIDagApplication() {
     }
 
-    private record Job(String id, Path dagFile, DagJob dag) {
+    /** @param user whom the job's tasks run as ({@link JobUser}: file systems made from the DAG's configuration) */
+    private record Job(String id, Path dagFile, DagJob dag, JobUser user) {
     }
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
@@ -75,7 +77,12 @@ public final class DataMPIDagApplication {
             setup.broadcast(null, received);
             dag = DagJob.read(new ByteArrayInputStream(received.toByteArray()));
         }
-        current = new Job(args[1], dagFile, dag);
+        if (current != null) {
+            current.user().close();
+        }
+        // Hive's Tez compiler gives every vertex's processor the query's whole configuration, as it gives Tez's.
+        current = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
+                dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())));
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
@@ -101,6 +108,13 @@ public final class DataMPIDagApplication {
 
     public static void runStages(String[] args, StageRuntime stages) throws Exception {
         Job job = currentJob(args[1]);
+        job.user().call(() -> {
+            runStages(job, stages);
+            return null;
+        });
+    }
+
+    private static void runStages(Job job, StageRuntime stages) throws Exception {
         DagEdges edges = new DagEdges(job.dag(), stages, HiveShuffle.PAIR_TYPES);
         for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
             DagVertex vertex = job.dag().vertices().get(stage);

@@ -42,6 +42,8 @@ public final class DataMPIHiveApplication {
      * (mpidrun --serve), never two at once.
      */
     private static SubmittedJob submitted;
+    /** Whom the job's tasks run as ({@link JobUser}: file systems made from the job's configuration). */
+    private static JobUser jobUser;
 
     private DataMPIHiveApplication() {
     }
@@ -58,7 +60,11 @@ public final class DataMPIHiveApplication {
             Utilities.clearWorkMapForConf(submitted.job());
             ExecMapper.setDone(false);
         }
+        if (jobUser != null) {
+            jobUser.close();
+        }
         submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]), setup.host());
+        jobUser = JobUser.start(submitted.job());
         JobFiles files = JobFiles.localize(submitted.job(), setup);
         files.useClassPath(submitted.job());
         HivePartitioner.useJob(submitted.job());
@@ -81,13 +87,20 @@ public final class DataMPIHiveApplication {
 
     public static void main(String[] args) throws Exception {
         SubmittedJob job = currentJob(JobID.forName(args[1]));
-        MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
-        if (MPI_D.COMM_BIPARTITE_O != null) {
-            runOTask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
-        } else if (MPI_D.COMM_BIPARTITE_A != null) {
-            runATask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_A));
-        }
-        MPI_D.Finalize();
+        currentUser().call(() -> {
+            MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
+            if (MPI_D.COMM_BIPARTITE_O != null) {
+                runOTask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
+            } else if (MPI_D.COMM_BIPARTITE_A != null) {
+                runATask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_A));
+            }
+            MPI_D.Finalize();
+            return null;
+        });
+    }
+
+    private static synchronized JobUser currentUser() {
+        return jobUser;
     }
 
     private static synchronized SubmittedJob currentJob(JobID jobId) {
