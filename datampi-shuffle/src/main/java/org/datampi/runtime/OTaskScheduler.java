@@ -35,10 +35,11 @@ import org.datampi.status.JobProgress;
  */
 final class OTaskScheduler implements TaskScheduler {
     /**
-     * Long enough for a host's ranks to ask for a stage's first tasks (at a job's start they ask within milliseconds
-     * of each other; a DAG's rank asks once it is through the stages before), short against a stage's run.
+     * Spark's spark.locality.wait: long enough for a host's ranks to ask for a stage's first tasks (at a job's start
+     * they come straight from its set-up, in a fresh JVM maybe a second apart on a loaded machine; a DAG's rank asks
+     * once it is through the stages before), short against a stage's run.
      */
-    static final Duration LOCALITY_WAIT = Duration.ofSeconds(1);
+    static final Duration LOCALITY_WAIT = Duration.ofSeconds(3);
 
     private static final int MAX_ELSEWHERE_LISTED = 10;
 
