@@ -88,6 +88,14 @@ class CliConsoleIT {
                 .matcher(output).find(), output);
         assertFalse(output.contains("\u001b["), "no escape sequences in a file:\n" + output);
         assertSummary(output);
+
+        // What the ranks printed reaches the shell's log, and no warning of two SLF4J bindings is among it: the ranks'
+        // classpath carries each jar once.
+        Path shellLog = root.resolve("state/logs/hive-datampi.log");
+        String ranksPrinted = Files.readString(shellLog);
+        assertTrue(ranksPrinted.contains("RankPool: mpidrun: datampi: ranks 0-1 on "), "the ranks' lines in " + shellLog);
+        assertFalse(ranksPrinted.contains("multiple SLF4J bindings"), "a rank warned of two SLF4J bindings: "
+                + shellLog);
     }
 
     /**
