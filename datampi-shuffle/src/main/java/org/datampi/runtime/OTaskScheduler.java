@@ -87,6 +87,8 @@ final class OTaskScheduler implements TaskScheduler {
         for (String host : this.hostOfRank) {
             ranksYetToAsk.merge(host, 1, Integer::sum);
         }
+        // On one host every task is local to every rank: nothing to wait for before the first grant.
+        this.open = ranksYetToAsk.size() <= 1;
     }
 
     @Override
@@ -133,8 +135,8 @@ final class OTaskScheduler implements TaskScheduler {
 
     /**
      * Returns the O task for {@code rank}, which finished finishedTasks since it last asked, -1 when none is left, or
-     * {@link TaskScheduler#ASK_AGAIN} before {@link #open} or when the tasks left are held for the ranks of the hosts
-     * they prefer.
+     * {@link TaskScheduler#ASK_AGAIN} before {@link #open} (a group on several hosts) or when the tasks left are held
+     * for the ranks of the hosts they prefer.
      */
     synchronized int grant(int rank, int finishedTasks) {
         if (!open) {

@@ -35,8 +35,8 @@ import org.datampi.transport.MpiTransport;
  */
 final class RankShuffle implements ShuffleEngine.MessageHandler {
     private static final long WAIT_SLICE_MILLIS = 100;
-    /** How long a rank whose tasks left are held for other hosts waits before it asks again. */
-    private static final long ASK_AGAIN_MILLIS = 20;
+    /** How long a rank told to ask again (rank 0's set-up not done, tasks held for other hosts) waits first. */
+    private static final long ASK_AGAIN_MILLIS = 10;
 
     private final int rank;
     private final int size;

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
+import org.datampi.mpid.HostNames;
 import org.datampi.status.JobProgress;
 
 /**
@@ -40,6 +41,8 @@ final class StageScheduler implements TaskScheduler {
     StageScheduler(Consumer<JobProgress> progress, List<String> hostOfRank) {
         this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = List.copyOf(hostOfRank);
+        // On one host every task is local to every rank: nothing to wait for before the first grant.
+        this.open = hostOfRank.stream().map(HostNames::shortName).distinct().count() <= 1;
     }
 
     synchronized void plan(int stage, int tasks, boolean handedOut) {

@@ -22,8 +22,9 @@ interface TaskScheduler {
     int ASK_AGAIN = -2;
 
     /**
-     * Rank 0's job set-up is done, its preferences all given: tasks may be granted. Until then every request is told
-     * to {@link #ASK_AGAIN}, so that no rank whose set-up ended first gets a task placed without them.
+     * Rank 0's job set-up is done, its preferences all given: tasks may be granted. Until then every request of a
+     * group on several hosts is told to {@link #ASK_AGAIN}, so that no rank whose set-up ended first gets a task placed
+     * without them (on one host every task is local to every rank, and a scheduler is open from the start).
      */
     void open();
 

@@ -152,6 +152,12 @@ class OTaskSchedulerTest {
     }
 
     @Test
+    void onOneHostTasksAreGrantedBeforeRankZerosSetUpIsDone() {
+        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, List.of("vm", "VM"));
+        assertEquals(0, tasks.grant(1, 0), "every task is local to every rank: no placement to wait for");
+    }
+
+    @Test
     void aPreferenceForATaskTheJobDoesNotHaveIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> scheduler(2).prefer(2, List.of("h")));
     }
