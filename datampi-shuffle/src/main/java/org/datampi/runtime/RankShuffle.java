@@ -131,8 +131,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             try {
                 Thread.sleep(ASK_AGAIN_MILLIS);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for a task of stage " + stage, e);
+                throw interruptedWaitingForTask(stage, e);
             }
             engine.checkHealthy();
             task = askForTask(stage, 0);
@@ -153,12 +152,16 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
             } catch (TimeoutException e) {
                 engine.checkHealthy();
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for a task of stage " + stage, e);
+                throw interruptedWaitingForTask(stage, e);
             } catch (ExecutionException e) {
                 throw new IllegalStateException(e.getCause());
             }
         }
+    }
+
+    private static IllegalStateException interruptedWaitingForTask(int stage, InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new IllegalStateException("Interrupted while waiting for a task of stage " + stage, e);
     }
 
     /** Marks the end of this process's data of the stage on every channel, behind every block it queued. */
