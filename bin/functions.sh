@@ -11,6 +11,33 @@ run_complete() {
   done
 }
 
+# run_scales BENCH CURVE_OUT ENGINES RESUME SCALES -- ARGS...: runs the side-by-side benchmark BENCH (bin/tpch-bench,
+# bin/tpcds-bench) once per scale of the comma-separated SCALES, with ARGS (the bench's own command line) less
+# --scales, --out and --resume, each into CURVE_OUT/sf<scale>; with RESUME=true a scale whose run there finished with
+# every engine is not run again. Prints the points "scale=dir,..." that CostCurve takes.
+run_scales() {
+  local bench="$1" curve_out="$2" engines="$3" resume="$4" scales="$5" one one_out arg skip
+  shift 6
+  local points=() args
+  for one in ${scales//,/ }; do
+    args=() skip=false
+    for arg in "$@"; do
+      if $skip; then skip=false; continue; fi
+      case "$arg" in --scales|--out) skip=true; continue ;; --resume) continue ;; esac
+      args+=("$arg")
+    done
+    one_out="$curve_out/sf${one//./_}"
+    if $resume && run_complete "$one_out" "$engines"; then
+      echo "$(basename "$bench"): --resume: scale $one already ran with $engines in $one_out" >&2
+    else
+      "$bench" "${args[@]}" --scale "$one" --out "$one_out" >&2 \
+        || echo "$(basename "$bench"): scale $one had failures: see its report in $one_out" >&2
+    fi
+    points+=("$one=$one_out")
+  done
+  (IFS=,; echo "${points[*]}")
+}
+
 # bench_java CLASS ARGS...: runs a class of hive-datampi-benchmarks with Hive's settings and logging. With
 # "--engine tez" or "--engine tez-yarn" among the arguments, Tez's runtime joins the classpath (only then: it brings a log4j 1.x
 # implementation that must stay out of the datampi paths).

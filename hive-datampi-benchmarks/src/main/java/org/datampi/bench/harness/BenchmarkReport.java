@@ -108,7 +108,7 @@ final class BenchmarkReport {
         return md.toString();
     }
 
-    /** The ratio lines a script can grep, e.g. {@code mr_vs_datampi-dag_geomean=4.10}. */
+    /** The ratio lines a script can grep, e.g. {@code tez-yarn_vs_datampi_geomean=1.64}. */
     List<String> ratioLines() {
         List<String> lines = new ArrayList<>();
         if (hasBase()) {

@@ -71,6 +71,18 @@ public final class WorkloadRunner {
      * runs failed; a failed run is recorded with status "failed" and the next one goes on.
      */
     public int run(List<String> setup, List<Workload> workloads, int warmups, int runs) throws IOException {
+        return run(setup, hive -> { }, workloads, warmups, runs);
+    }
+
+    /** What must hold of the session before the workloads run (the data loaded); throws naming what does not. */
+    @FunctionalInterface
+    public interface Precondition {
+        void check(QuerySession hive) throws IOException, CommandProcessorException;
+    }
+
+    /** As {@link #run(List, List, int, int)}, checking the precondition after the setup statements. */
+    public int run(List<String> setup, Precondition precondition, List<Workload> workloads, int warmups, int runs)
+            throws IOException {
         Files.createDirectories(out);
         List<String> timings = new ArrayList<>(List.of(Timing.CSV_HEADER));
         int failures = 0;
@@ -86,6 +98,7 @@ public final class WorkloadRunner {
                 for (String statement : setup) {
                     hive.execute(statement);
                 }
+                precondition.check(hive);
                 for (Workload workload : workloads) {
                     for (int warmup = 1; warmup <= warmups; warmup++) {
                         console.println(RUN_MARKER + workload.name() + " warm-up " + warmup);

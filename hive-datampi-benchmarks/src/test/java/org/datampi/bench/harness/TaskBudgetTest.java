@@ -26,8 +26,8 @@ class TaskBudgetTest {
         assertEquals(1, budget.tasksAtOnce("tez"));
         assertEquals(1, budget.tasksAtOnce("mr"));
         assertTrue(budget.describe("tez-yarn").startsWith("tez-yarn: 2 tasks at once"));
-        assertEquals(budget.tasksAtOnce("datampi"), budget.tasksAtOnce("datampi-dag"), "the same ranks, both shapes");
-        assertTrue(budget.describe("datampi-dag").startsWith("datampi-dag: 2 tasks at once"));
+        assertEquals(budget.tasksAtOnce("datampi"), budget.tasksAtOnce("datampi-mr"), "the same ranks, both shapes");
+        assertTrue(budget.describe("datampi-mr").startsWith("datampi-mr: 2 tasks at once"));
     }
 
     @Test
@@ -37,6 +37,6 @@ class TaskBudgetTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new TaskBudget(8, 1024)).getMessage()
                 .contains("--heap"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> budget.clientHeapMb("spark")).getMessage()
-                .contains("datampi, datampi-dag, mr, tez, tez-yarn"));
+                .contains("datampi, datampi-mr, mr, tez, tez-yarn"));
     }
 }

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The 22 TPC-H queries on the datampi engine in both plan shapes (hive.datampi.plan: mapreduce, dag), at scale 0.01,
- * over text and ORC tables, each checked against DuckDB running the same query text over the same generated files:
+ * over text and ORC tables in the DAG shape and ORC in the mapreduce shape, each checked against DuckDB running the same query text over the same generated files:
  * row counts and every text and integer value exactly, other numbers (sums, averages, ratios) within a relative 1e-6
  * or 0.01.
  */
@@ -73,9 +73,12 @@ class TpchAnswersIT {
         duckdb.close();
     }
 
+    /** The DAG shape over both formats; the mapreduce shape over ORC (QueryCorpusIT reads text in both shapes). */
     static Stream<Arguments> queries() {
-        return Stream.of("mapreduce", "dag").flatMap(shape -> Stream.of("text", "orc").flatMap(format ->
-                IntStream.rangeClosed(1, 22).mapToObj(number -> Arguments.of(shape, format, number))));
+        return Stream.of("mapreduce", "dag").flatMap(shape -> Stream.of("text", "orc")
+                .filter(format -> shape.equals("dag") || format.equals("orc"))
+                .flatMap(format -> IntStream.rangeClosed(1, 22).mapToObj(number -> Arguments.of(shape, format,
+                        number))));
     }
 
     @ParameterizedTest(name = "{0} {1} Q{2}")

@@ -1,6 +1,5 @@
 package org.datampi.bench.it;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -69,16 +68,7 @@ final class TpchOracle implements AutoCloseable {
                     continue;
                 }
                 try (ResultSet result = statement.executeQuery(sql)) {
-                    int columns = result.getMetaData().getColumnCount();
-                    while (result.next()) {
-                        List<String> fields = new ArrayList<>();
-                        for (int c = 1; c <= columns; c++) {
-                            Object value = result.getObject(c);
-                            fields.add(value == null ? "NULL"
-                                    : value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString());
-                        }
-                        rows.add(String.join("\t", fields));
-                    }
+                    rows.addAll(DuckDbRows.read(result));
                 }
             }
         }

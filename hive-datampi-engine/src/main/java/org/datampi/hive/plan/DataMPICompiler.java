@@ -62,7 +62,8 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     }
 
     @Override
-    public void postAnalyze(HiveSemanticAnalyzerHookContext context, List<Task<?>> rootTasks) {
+    public void postAnalyze(HiveSemanticAnalyzerHookContext context, List<Task<?>> rootTasks)
+            throws SemanticException {
         SessionState session = SessionState.get();
         HiveConf conf = session == null ? null : session.getConf();
         if (conf == null || !DataMPIEngine.isSelected(conf)) {
@@ -82,6 +83,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             }
             if (task instanceof DataMPIDagTask dag && dag.getWork().getClass() == TezWork.class) {
                 // (On a session on datampi, a DataMPIDagTask comes only from a query compiled as a DAG.)
+                TopNKeyBelowGroupingSets.remove(dag.getWork());
                 dag.setWork(DataMPIDagWork.of(dag.getWork(), query));
             }
             if (task instanceof ConditionalTask conditional && conditional.getListTasks() != null) {

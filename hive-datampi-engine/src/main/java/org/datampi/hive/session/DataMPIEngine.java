@@ -57,7 +57,8 @@ public final class DataMPIEngine {
      * QueryCorpusIT against Hive on MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer
      * join with a null filter, as before Hive 4. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
      * Tez's user-level form (hive.explain.user) renders only stages named "Tez", and a DAG stage is "DataMPI DAG"
-     * (DataMPIDagWork).
+     * (DataMPIDagWork). (The other Hive wrong answer that DAG queries are kept from, a Top-N key filter below a
+     * GROUP BY with grouping sets, is taken out of the compiled plan: TopNKeyBelowGroupingSets.)
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
             "hive.explain.user", "false",

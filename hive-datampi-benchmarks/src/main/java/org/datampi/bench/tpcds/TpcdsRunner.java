@@ -1,0 +1,57 @@
+package org.datampi.bench.tpcds;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.datampi.bench.harness.RunnerOptions;
+import org.datampi.bench.harness.Workload;
+import org.datampi.bench.harness.WorkloadRunner;
+
+/**
+ * bin/tpcds-run: runs TPC-DS queries on one engine in one Hive session, writing each query part's result rows to
+ * {@code OUT/qN.tsv} ({@code OUT/q14a.tsv}, ...) and every run's time to {@code OUT/timings.csv} (see
+ * {@link WorkloadRunner}). A database that bin/tpcds-load did not finish is refused.
+ */
+public final class TpcdsRunner {
+    private static final String USAGE = "tpcds-run --scale SF --format text|orc|rcfile|sequencefile "
+            + "--engine datampi|datampi-mr|mr|tez|tez-yarn --out DIR [--layout flat|partitioned] [--queries 1-99] "
+            + "[--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+
+    private TpcdsRunner() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path home = WorkloadRunner.home();
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
+        defaults.putAll(Map.of("--queries", "1-99", "--runs", "1", "--warmup", "0", "--layout", "flat",
+                "--warehouse", WorkloadRunner.defaultStateDir()));
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--scale", "--format", "--engine", "--out",
+                "--layout", "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
+        TpcdsLayout layout = TpcdsLayout.of(options.get("--scale"), options.get("--format"), options.get("--layout"));
+        List<Workload> workloads = new ArrayList<>();
+        for (int number : TpcdsQuery.parseNumbers(options.get("--queries"))) {
+            TpcdsQuery.load(home.resolve("tpcds-queries"), number).parts()
+                    .forEach(part -> workloads.add(part.workload()));
+        }
+        WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
+                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
+        // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
+        // Tez's AM and prewarmed containers) even without --warmup.
+        int failures = runner.run(List.of(), hive -> {
+            String mark = TpcdsLoader.loadedMark(hive, layout.database());
+            if (!layout.isLoadedBy(mark)) {
+                throw new IOException("database " + layout.database() + (mark.isEmpty() ? " is missing or was not "
+                        + "loaded to the end" : " holds '" + mark + "'") + ": run bin/tpcds-load --scale "
+                        + layout.scale() + " --format " + layout.format() + (layout.partitioned() ? " --partitioned"
+                        : "") + " (again)");
+            }
+            hive.execute("USE " + layout.database());
+            hive.execute("SELECT COUNT(*) FROM store");
+        }, workloads, options.getInt("--warmup"), options.getInt("--runs"));
+        System.exit(failures == 0 ? 0 : 1);
+    }
+}

@@ -1,0 +1,129 @@
+package org.datampi.bench.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hive.common.io.SessionStream;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
+import org.datampi.bench.harness.ResultRows;
+import org.datampi.bench.tpcds.TpcdsGenerator;
+import org.datampi.bench.tpcds.TpcdsLayout;
+import org.datampi.bench.tpcds.TpcdsLoader;
+import org.datampi.bench.tpcds.TpcdsQuery;
+import org.datampi.hive.session.QuerySession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The 99 TPC-DS queries (103 parts) on datampi as users get it (the DAG shape), at scale 0.01 over ORC, with the
+ * tables as loaded by bin/tpcds-load, each part checked against DuckDB running the query as DuckDB ships it over the
+ * same generated files: row counts and every text and integer value exactly, other numbers within a relative 1e-6 or
+ * 0.01. One Hive session for all. All 99 run over the flat tables; over the partitioned ones (the seven fact tables by
+ * their date key, some 12,000 partitions of one small file each) the queries of {@code tpcds.partitioned.queries}
+ * (default {@value #PARTITIONED_QUERIES}: inventory, and catalog sales with their returns), since without dynamic
+ * partition pruning a query there reads every partition (q77: 40 s at this scale); {@code mvn verify -Dit.test=TpcdsAnswersIT -Dtpcds.partitioned.queries=1-99} runs all of them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TpcdsAnswersIT {
+    private static final String SCALE = "0.01";
+    static final String PARTITIONED_QUERIES = "21,40";
+    private static final Pattern DAG_STAGE = Pattern.compile("datampi: Stage-\\d+ job_datampi\\S+: Map \\d+ \\(");
+    private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
+
+    private QuerySession hive;
+    private ByteArrayOutputStream console;
+    private TpcdsOracle duckdb;
+
+    @BeforeAll
+    void loadData() throws Exception {
+        Path root = HOME.resolve("hive-datampi-benchmarks/target/it-tpcds");
+        FileUtil.fullyDelete(root.toFile());
+        Path data = root.resolve("data");
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        new TpcdsGenerator(Double.parseDouble(SCALE), data, 2, 2, quiet).generate();
+
+        console = new ByteArrayOutputStream();
+        SessionStream stream = new SessionStream(console, true, StandardCharsets.UTF_8.name());
+        hive = QuerySession.start(root.resolve("state"), Map.of("hive.datampi.heap", "768m"), stream, stream);
+        TpcdsLoader loader = new TpcdsLoader(hive, HOME, quiet);
+        for (boolean partitioned : List.of(false, true)) {
+            loader.load(new TpcdsLayout(SCALE, "orc", partitioned), data.toUri().toString());
+        }
+        console.reset();
+        duckdb = TpcdsOracle.load(HOME, data);
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        if (hive != null) {
+            hive.close();
+        }
+        if (duckdb != null) {
+            duckdb.close();
+        }
+    }
+
+    static Stream<Arguments> queries() {
+        List<Integer> partitioned = TpcdsQuery.parseNumbers(System.getProperty("tpcds.partitioned.queries",
+                PARTITIONED_QUERIES));
+        return Stream.concat(
+                IntStream.rangeClosed(1, TpcdsQuery.COUNT).mapToObj(number -> Arguments.of("flat", number)),
+                partitioned.stream().map(number -> Arguments.of("partitioned", number)));
+    }
+
+    @ParameterizedTest(name = "{0} Q{1}")
+    @MethodSource("queries")
+    void datampiAnswersAsDuckDbDoes(String layout, int number) throws Exception {
+        TpcdsQuery query = TpcdsQuery.load(HOME.resolve("tpcds-queries"), number);
+        hive.execute("SET hive.execution.engine=datampi");
+        hive.execute("USE " + new TpcdsLayout(SCALE, "orc", layout.equals("partitioned")).database());
+        List<List<String>> expected = duckdb.answers(number);
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < query.parts().size(); i++) {
+            TpcdsQuery.Part part = query.parts().get(i);
+            console.reset();
+            List<String> datampi;
+            try {
+                datampi = hive.execute(part.sql());
+            } catch (CommandProcessorException e) {
+                fail(part.name() + " (" + layout + ") failed on datampi: " + e.getMessage() + "\n" + tail());
+                return;
+            }
+            String ran = console.toString(StandardCharsets.UTF_8);
+            assertTrue(DAG_STAGE.matcher(ran).find(), part.name() + " ran a DAG stage on datampi:\n" + tail());
+            boolean ordered = part.sql().toUpperCase(Locale.ROOT).contains("ORDER BY");
+            List<String> differences = ResultRows.differences(expected.get(i), "DuckDB", datampi, "datampi",
+                    ordered);
+            if (!differences.isEmpty()) {
+                wrong.add(part.name() + " (" + layout + ") differs from DuckDB:\n" + String.join("\n",
+                        differences.subList(0, Math.min(20, differences.size()))));
+            }
+        }
+        if (!wrong.isEmpty()) {
+            fail(String.join("\n", wrong));
+        }
+    }
+
+    private String tail() {
+        String text = console.toString(StandardCharsets.UTF_8);
+        return text.substring(Math.max(0, text.length() - 4000));
+    }
+}
