@@ -41,17 +41,24 @@ public final class TpcdsRunner {
                 WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
         // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
         // Tez's AM and prewarmed containers) even without --warmup.
-        int failures = runner.run(List.of(), hive -> {
-            String mark = TpcdsLoader.loadedMark(hive, layout.database());
-            if (!layout.isLoadedBy(mark)) {
-                throw new IOException("database " + layout.database() + (mark.isEmpty() ? " is missing or was not "
-                        + "loaded to the end" : " holds '" + mark + "'") + ": run bin/tpcds-load --scale "
-                        + layout.scale() + " --format " + layout.format() + (layout.partitioned() ? " --partitioned"
-                        : "") + " (again)");
-            }
-            hive.execute("USE " + layout.database());
-            hive.execute("SELECT COUNT(*) FROM store");
-        }, workloads, options.getInt("--warmup"), options.getInt("--runs"));
+        int failures;
+        try {
+            failures = runner.run(List.of(), hive -> {
+                String mark = TpcdsLoader.loadedMark(hive, layout.database());
+                if (!layout.isLoadedBy(mark)) {
+                    String state = mark.isEmpty() ? "is missing or was not loaded to the end" : "holds '" + mark + "'";
+                    throw new IOException("database " + layout.database() + " " + state + ": run bin/tpcds-load "
+                            + "--scale " + layout.scale() + " --format " + layout.format()
+                            + (layout.partitioned() ? " --partitioned" : "") + " (again)");
+                }
+                hive.execute("USE " + layout.database());
+                hive.execute("SELECT COUNT(*) FROM store");
+            }, workloads, options.getInt("--warmup"), options.getInt("--runs"));
+        } catch (IOException e) {
+            System.err.println("tpcds-run: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         System.exit(failures == 0 ? 0 : 1);
     }
 }

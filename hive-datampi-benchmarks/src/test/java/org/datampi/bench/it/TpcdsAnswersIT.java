@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 0.01. One Hive session for all. All 99 run over the flat tables; over the partitioned ones (the seven fact tables by
  * their date key, some 12,000 partitions of one small file each) the queries of {@code tpcds.partitioned.queries}
  * (default {@value #PARTITIONED_QUERIES}: inventory, and catalog sales with their returns), since without dynamic
- * partition pruning a query there reads every partition (q77: 40 s at this scale); {@code mvn verify -Dit.test=TpcdsAnswersIT -Dtpcds.partitioned.queries=1-99} runs all of them.
+ * partition pruning a query there reads every partition (q77: 40 s at this scale);
+ * {@code mvn verify -Dit.test=TpcdsAnswersIT -Dtpcds.partitioned.queries=1-99} runs all of them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpcdsAnswersIT {
