@@ -4,12 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -65,7 +65,7 @@ public final class TpcdsLoader {
         }
         TpcdsLayout layout = TpcdsLayout.of(options.get("--scale"), options.get("--format"), options.get("--layout"));
         SessionStream console = new SessionStream(System.err, true, StandardCharsets.UTF_8.name());
-        SessionStream ignored = new SessionStream(java.io.OutputStream.nullOutputStream());
+        SessionStream ignored = new SessionStream(OutputStream.nullOutputStream());
         try (QuerySession hive = QuerySession.start(Path.of(options.get("--warehouse")), options.hiveconf(),
                 ignored, console)) {
             TpcdsLoader loader = new TpcdsLoader(hive, WorkloadRunner.home(), System.err);
@@ -226,7 +226,7 @@ public final class TpcdsLoader {
         if (scale.equals("?") || Double.parseDouble(scale) != Double.parseDouble(layout.scale())) {
             throw new IOException(dataUri + " holds TPC-DS scale " + scale + ", not --scale " + layout.scale());
         }
-        Map<String, Long> missing = new HashMap<>();
+        List<String> missing = new ArrayList<>();
         for (String table : TpcdsGenerator.tableNames()) {
             org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path(root, table);
             long files = 0;
@@ -236,12 +236,12 @@ public final class TpcdsLoader {
                 }
             }
             if (files == 0) {
-                missing.put(table, files);
+                missing.add(table);
             }
         }
         if (!missing.isEmpty()) {
             throw new IOException(dataUri + " has no data files (*.dat) for " + String.join(", ",
-                    missing.keySet().stream().sorted().toList()) + ": run bin/tpcds-gen --scale " + layout.scale()
+                    missing.stream().sorted().toList()) + ": run bin/tpcds-gen --scale " + layout.scale()
                     + " --out " + dataUri + " again");
         }
     }

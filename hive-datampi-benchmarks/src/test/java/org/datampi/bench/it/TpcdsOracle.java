@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -61,7 +62,7 @@ final class TpcdsOracle implements AutoCloseable {
     List<List<String>> answers(int number) throws IOException, SQLException {
         TpcdsQuery query = TpcdsQuery.load(queries, number);
         try (Statement statement = duckdb.createStatement()) {
-            List<List<String>> answers = new java.util.ArrayList<>();
+            List<List<String>> answers = new ArrayList<>();
             for (TpcdsQuery.Part part : query.parts()) {
                 try (ResultSet result = statement.executeQuery(part.sql())) {
                     answers.add(DuckDbRows.read(result));
