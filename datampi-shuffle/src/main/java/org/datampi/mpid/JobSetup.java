@@ -34,6 +34,13 @@ public interface JobSetup {
      */
     void planStage(int stage, int tasks, boolean handedOut);
 
+    /**
+     * A handed-out stage whose tasks rank 0 plans while the job runs ({@link StageRuntime#planStage}), once it knows
+     * them (for example splits made from what earlier stages found); a rank that asks for one of its tasks before
+     * then waits. Rank 0's calls only count, with the same timing as {@link #planStage}.
+     */
+    void deferStage(int stage);
+
     /** Task {@code task} of a handed-out stage would rather run on one of {@code hosts}. Rank 0's calls only count. */
     void preferHosts(int stage, int task, Collection<String> hosts);
 

@@ -1,6 +1,8 @@
 package org.datampi.mpid;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
@@ -35,6 +37,14 @@ public interface StageRuntime {
 
     /** The next task of a handed-out stage for this rank, or -1 when every task of it is handed out. */
     int nextTask(int stage);
+
+    /**
+     * Rank 0 plans a stage deferred in the job's set-up ({@link JobSetup#deferStage}): its tasks, each with the hosts
+     * it would rather run on (empty: any). Until then the ranks asking for its tasks in {@link #nextTask} wait.
+     *
+     * @throws IllegalStateException on another rank, or for a stage that was not deferred or is planned already
+     */
+    void planStage(int stage, List<? extends Collection<String>> taskHosts);
 
     /** A task of the stage finished on this rank (rank 0 reports the job's progress). */
     void taskDone(int stage);

@@ -184,7 +184,8 @@ public final class CommonProcess {
             scheduler.ifPresent(TaskScheduler::open);
             String tasksRun;
             if (staged) {
-                runStages(new RankStages(rank, size, host, localDir, shuffle, settings));
+                runStages(new RankStages(rank, size, host, localDir, shuffle, settings,
+                        scheduler.map(RankJobSetup::stages)));
                 tasksRun = "its stages";
             } else {
                 int oTasksRun = runOTasks(shuffle);

@@ -70,12 +70,17 @@ final class RankJobSetup implements JobSetup {
     }
 
     @Override
+    public void deferStage(int stage) {
+        scheduler.ifPresent(planned -> stages(planned).defer(stage));
+    }
+
+    @Override
     public void preferHosts(int stage, int task, Collection<String> hosts) {
         requireNonNull(hosts, "hosts is null");
         scheduler.ifPresent(tasks -> stages(tasks).prefer(stage, task, hosts));
     }
 
-    private static StageScheduler stages(TaskScheduler scheduler) {
+    static StageScheduler stages(TaskScheduler scheduler) {
         if (scheduler instanceof StageScheduler stages) {
             return stages;
         }

@@ -3,7 +3,10 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntUnaryOperator;
 
 import org.datampi.mpid.PairReceiver;
@@ -20,14 +23,18 @@ final class RankStages implements StageRuntime {
     private final Path localDir;
     private final RankShuffle shuffle;
     private final ShuffleSettings settings;
+    /** Rank 0's scheduler; empty elsewhere. */
+    private final Optional<StageScheduler> scheduler;
 
-    RankStages(int rank, int size, String host, Path localDir, RankShuffle shuffle, ShuffleSettings settings) {
+    RankStages(int rank, int size, String host, Path localDir, RankShuffle shuffle, ShuffleSettings settings,
+            Optional<StageScheduler> scheduler) {
         this.rank = rank;
         this.size = size;
         this.host = requireNonNull(host, "host is null");
         this.localDir = requireNonNull(localDir, "localDir is null");
         this.shuffle = requireNonNull(shuffle, "shuffle is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
     }
 
     @Override
@@ -53,6 +60,13 @@ final class RankStages implements StageRuntime {
     @Override
     public int nextTask(int stage) {
         return shuffle.requestTask(stage, 0);
+    }
+
+    @Override
+    public void planStage(int stage, List<? extends Collection<String>> taskHosts) {
+        requireNonNull(taskHosts, "taskHosts is null");
+        scheduler.orElseThrow(() -> new IllegalStateException("Rank " + rank + " cannot plan stage " + stage
+                + ": only rank 0 schedules")).planDeferred(stage, taskHosts);
     }
 
     @Override

@@ -16,7 +16,9 @@ import org.datampi.status.JobProgress;
  * Rank 0's scheduler of a staged job ({@link org.datampi.mpid.StageRuntime}): each handed-out stage places its tasks
  * as a common mode job places its O tasks (an {@link OTaskScheduler} of its own: host-local first, then the lowest task
  * left), and every task started or finished updates the job's progress ({@link JobProgress}): each stage's
- * tasks, and handed-out stages as O tasks and the others as A tasks.
+ * tasks, and handed-out stages as O tasks and the others as A tasks. A stage may be planned late ({@link #defer}, then
+ * {@link #planDeferred} while the job runs, when its tasks depend on what earlier stages found): until then a rank
+ * that asks for one of its tasks is told to ask again, and the progress counts it with no tasks.
  */
 final class StageScheduler implements TaskScheduler {
     private final Consumer<JobProgress> progress;
@@ -28,12 +30,15 @@ final class StageScheduler implements TaskScheduler {
     private static final class Stage {
         final int tasks;
         final OTaskScheduler handedOut;
+        /** A deferred stage not planned yet: its tasks are unknown, and a rank asking for one asks again. */
+        final boolean pending;
         int granted;
         int done;
 
-        Stage(int tasks, OTaskScheduler handedOut) {
+        Stage(int tasks, OTaskScheduler handedOut, boolean pending) {
             this.tasks = tasks;
             this.handedOut = handedOut;
+            this.pending = pending;
         }
     }
 
@@ -46,11 +51,38 @@ final class StageScheduler implements TaskScheduler {
     }
 
     synchronized void plan(int stage, int tasks, boolean handedOut) {
-        if (tasks < 0) {
-            throw new IllegalArgumentException("Stage " + stage + " cannot have " + tasks + " tasks");
-        }
         if (stages.containsKey(stage)) {
             throw new IllegalStateException("Stage " + stage + " is planned twice");
+        }
+        stages.put(stage, planned(stage, tasks, handedOut));
+    }
+
+    /** A handed-out stage whose tasks are planned while the job runs ({@link #planDeferred}). */
+    synchronized void defer(int stage) {
+        if (stages.containsKey(stage)) {
+            throw new IllegalStateException("Stage " + stage + " is planned twice");
+        }
+        stages.put(stage, new Stage(0, null, true));
+    }
+
+    /** The tasks of a deferred stage, each with the hosts it prefers (empty: any). */
+    synchronized void planDeferred(int stage, List<? extends Collection<String>> taskHosts) {
+        Stage deferred = stages.get(stage);
+        if (deferred == null || !deferred.pending) {
+            throw new IllegalStateException("Stage " + stage + " was not deferred in the job's set-up, or is "
+                    + "planned already");
+        }
+        Stage planned = planned(stage, taskHosts.size(), true);
+        for (int task = 0; task < taskHosts.size(); task++) {
+            planned.handedOut.prefer(task, taskHosts.get(task));
+        }
+        stages.put(stage, planned);
+        report();
+    }
+
+    private Stage planned(int stage, int tasks, boolean handedOut) {
+        if (tasks < 0) {
+            throw new IllegalArgumentException("Stage " + stage + " cannot have " + tasks + " tasks");
         }
         // A placement of its own per handed-out stage, open at once (this scheduler holds every request until it
         // opens); the progress is this scheduler's to report.
@@ -59,7 +91,7 @@ final class StageScheduler implements TaskScheduler {
             placement = new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank);
             placement.open();
         }
-        stages.put(stage, new Stage(tasks, placement));
+        return new Stage(tasks, placement, false);
     }
 
     @Override
@@ -74,7 +106,7 @@ final class StageScheduler implements TaskScheduler {
 
     @Override
     public synchronized int grant(int stage, int rank, int finishedTasks) {
-        if (!open) {
+        if (!open || stage(stage).pending) {
             return ASK_AGAIN;
         }
         if (!started) {

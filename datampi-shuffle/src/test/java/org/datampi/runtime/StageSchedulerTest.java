@@ -1,6 +1,7 @@
 package org.datampi.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,5 +40,32 @@ class StageSchedulerTest {
         StageScheduler scheduler = new StageScheduler(progress -> { }, List.of("vm", "vm.cluster.local"));
         scheduler.plan(0, 1, true);
         assertEquals(0, scheduler.grant(0, 1, 0));
+    }
+
+    /**
+     * A deferred stage (its splits come from what earlier stages found) tells ranks to ask again until rank 0 plans
+     * it, counts no tasks meanwhile, and then hands its tasks out by their hosts.
+     */
+    @Test
+    void aDeferredStageIsHandedOutOnceRankZeroPlansIt() {
+        List<JobProgress> reports = new ArrayList<>();
+        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"));
+        scheduler.plan(0, 1, true);
+        scheduler.defer(1);
+        scheduler.open();
+        assertEquals(0, scheduler.grant(0, 0, 0));
+        assertEquals(TaskScheduler.ASK_AGAIN, scheduler.grant(1, 1, 0));
+        assertEquals(new JobProgress(0, 1, 0, 0, List.of(new Stage(0, 1, 1), new Stage(0, 0, 0))),
+                reports.get(reports.size() - 1));
+        scheduler.planDeferred(1, List.of(List.of("a"), List.of("b")));
+        assertEquals(new JobProgress(0, 3, 0, 0, List.of(new Stage(0, 1, 1), new Stage(0, 0, 2))),
+                reports.get(reports.size() - 1));
+        assertEquals(1, scheduler.grant(1, 1, 0), "rank 1 on host b gets the task that prefers b");
+        assertEquals(0, scheduler.grant(1, 0, 0));
+        assertEquals(-1, scheduler.grant(1, 0, 0));
+        assertThrows(IllegalStateException.class, () -> scheduler.planDeferred(1, List.of(List.of())),
+                "a stage is planned once");
+        assertThrows(IllegalStateException.class, () -> scheduler.planDeferred(0, List.of(List.of())),
+                "only a deferred stage is planned late");
     }
 }

@@ -5,7 +5,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -16,10 +19,13 @@ import org.apache.tez.common.TezUtils;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.runtime.api.events.InputInitializerEvent;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagEdges;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
+import org.datampi.hive.dag.PruningFiles;
+import org.datampi.hive.dag.VertexSplits;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.StageRuntime;
@@ -51,8 +57,11 @@ public final class DataMPIDagApplication {
     private DataMPIDagApplication() {
     }
 
-    /** @param user whom the job's tasks run as ({@link JobUser}: file systems made from the DAG's configuration) */
-    private record Job(String id, Path dagFile, DagJob dag, JobUser user) {
+    /**
+     * @param user whom the job's tasks run as ({@link JobUser}: file systems made from the DAG's configuration)
+     * @param pruning the files of dynamic partition pruning, beside the DAG file
+     */
+    private record Job(String id, Path dagFile, DagJob dag, JobUser user, PruningFiles pruning) {
     }
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
@@ -82,7 +91,8 @@ public final class DataMPIDagApplication {
         }
         // Hive's Tez compiler gives every vertex's processor the query's whole configuration, as it gives Tez's.
         current = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
-                dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())));
+                dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())),
+                new PruningFiles(new Configuration(), dagFile.getParent()));
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
@@ -93,10 +103,17 @@ public final class DataMPIDagApplication {
         JobFiles.localize(jars, setup).useClassPath(jars);
     }
 
-    /** Rank 0's plan of the stages: one per vertex, the tasks of those that read splits handed out by their hosts. */
+    /**
+     * Rank 0's plan of the stages: one per vertex, the tasks of those that read splits handed out by their hosts;
+     * a vertex whose splits dynamic partition pruning defers is planned when they are made.
+     */
     private static void plan(DagJob dag, JobSetup setup) {
         for (int stage = 0; stage < dag.vertices().size(); stage++) {
             DagVertex vertex = dag.vertices().get(stage);
+            if (vertex.deferred()) {
+                setup.deferStage(stage);
+                continue;
+            }
             setup.planStage(stage, vertex.tasks().size(), vertex.handedOut());
             if (vertex.handedOut()) {
                 for (int task = 0; task < vertex.tasks().size(); task++) {
@@ -116,13 +133,30 @@ public final class DataMPIDagApplication {
 
     private static void runStages(Job job, StageRuntime stages) throws Exception {
         DagEdges edges = new DagEdges(job.dag(), stages, HiveShuffle.PAIR_TYPES);
+        // The deferred vertices whose splits rank 0 made (the others' task counts are the DAG's).
+        Map<String, DagVertex> made = new HashMap<>();
         for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
             DagVertex vertex = job.dag().vertices().get(stage);
             for (DagEdge input : job.dag().inputsOf(vertex.name())) {
                 stages.awaitStage(job.dag().stageOf(input.source()));
             }
+            for (String source : vertex.eventSources()) {
+                stages.awaitStage(job.dag().stageOf(source));
+            }
+            if (vertex.deferred() && stages.rank() == 0) {
+                vertex = makeSplits(job, vertex, made);
+                made.put(vertex.name(), vertex);
+                stages.planStage(stage, vertex.tasks().stream().map(DagVertex.VertexTask::hosts).toList());
+            }
             if (vertex.handedOut()) {
                 for (int task = stages.nextTask(stage); task >= 0; task = stages.nextTask(stage)) {
+                    if (vertex.deferred()) {
+                        // Rank 0 planned the stage once it had saved the vertex with its tasks.
+                        String name = vertex.name();
+                        vertex = job.pruning().readVertex(name).orElseThrow(() -> new IllegalStateException(
+                                "Rank 0 planned the tasks of " + name + " without saving them beside "
+                                        + job.dagFile()));
+                    }
                     run(job, vertex, task, stages, edges);
                     stages.taskDone(stage);
                 }
@@ -145,6 +179,38 @@ public final class DataMPIDagApplication {
         rank.save(new Configuration(), job.dagFile().getParent(), DagCounters.rankFile(stages.rank()));
     }
 
+    /**
+     * Rank 0 makes the splits of a vertex that dynamic partition pruning deferred, from the events its sources' tasks
+     * saved (every rank has ended those sources), saves the vertex with its tasks for the other ranks, and the split
+     * generator's counters (with the directories before pruning) for the stage's summary.
+     */
+    private static DagVertex makeSplits(Job job, DagVertex vertex, Map<String, DagVertex> made) throws Exception {
+        Map<String, Integer> sourceTasks = new HashMap<>();
+        List<InputInitializerEvent> events = new ArrayList<>();
+        for (String source : vertex.eventSources()) {
+            DagVertex ran = made.getOrDefault(source, job.dag().vertices().get(job.dag().stageOf(source)));
+            sourceTasks.put(source, ran.tasks().size());
+            events.addAll(job.pruning().readEvents(source, ran.tasks().size()));
+        }
+        long start = System.nanoTime();
+        VertexSplits.Made splits = VertexSplits.make(vertex, sourceTasks, events);
+        DagVertex withTasks = vertex.withTasks(splits.tasks());
+        job.pruning().writeVertex(withTasks);
+        TaskCounters saved = new TaskCounters(null);
+        for (CounterGroup group : splits.counters()) {
+            for (TezCounter counter : group) {
+                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
+            }
+        }
+        saved.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE,
+                vertex.deferredSplits().orElseThrow().inputDirectories());
+        saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.splitsFile(vertex.name()));
+        LOG.info("Hive query {}: {} pruned by {} events of {}: {} tasks, splits made in {} ms", job.dag().queryId(),
+                vertex.name(), events.size(), sourceTasks.keySet(), withTasks.tasks().size(),
+                (System.nanoTime() - start) / 1_000_000);
+        return withTasks;
+    }
+
     private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
             throws StageTaskException {
         String name = vertex.name();
@@ -155,9 +221,10 @@ public final class DataMPIDagApplication {
         long started = System.currentTimeMillis();
         TaskUsage usage = TaskUsage.start();
         try {
-            TezCounters counters = runner.run(vertex, task, stages.localDir().resolve(
+            VertexTaskRunner.TaskResult result = runner.run(vertex, task, stages.localDir().resolve(
                     DagCounters.taskFile(name, task)).toString(), edges);
-            save(counters, job, vertex, task, stages.host(), started, usage);
+            job.pruning().writeEvents(name, task, result.pruningEvents());
+            save(result.counters(), job, vertex, task, stages.host(), started, usage);
         } catch (Throwable e) {
             // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task, and
             // what its split reads (a corrupt file), as an O task's failure does.

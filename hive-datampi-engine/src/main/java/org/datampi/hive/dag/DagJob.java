@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A DAG as the ranks run it: its vertices in an order where every vertex comes after the vertices it reads from
- * (vertex i is the job's stage i), and its edges, each a stream of datampi's shuffle from the source's tasks to
+ * A DAG as the ranks run it: its vertices in an order where every vertex comes after the vertices it reads from and
+ * those whose events prune its input (vertex i is the job's stage i), and its edges, each a stream of datampi's shuffle from the source's tasks to
  * partitions of the destination's ({@link DagEdge}). The edges' Tez classes are datampi's ({@link #SHUFFLE_OUTPUT},
  * {@link #GROUPED_INPUT}, {@link #UNORDERED_INPUT}). The client writes it once into the query's scratch directory; rank
  * 0 reads it and broadcasts it to the others.
@@ -47,6 +47,12 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
             for (DagEdge edge : edges) {
                 if (edge.destination().equals(name) && !before.contains(edge.source())) {
                     throw new IllegalArgumentException("Vertex " + name + " reads from " + edge.source()
+                            + ", which does not come before it");
+                }
+            }
+            for (String source : vertex.eventSources()) {
+                if (!before.contains(source)) {
+                    throw new IllegalArgumentException("Vertex " + name + " is pruned by events of " + source
                             + ", which does not come before it");
                 }
             }
@@ -87,6 +93,17 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
         return edges.stream().filter(edge -> edge.source().equals(source) && edge.destination().equals(destination))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("No edge " + source + " -> "
                         + destination + " in DAG " + vertices.get(0).template().getDAGName()));
+    }
+
+    /** This DAG with a deferred vertex replaced by the same vertex with its tasks ({@link DagVertex#withTasks}). */
+    public DagJob withMadeSplits(DagVertex made) {
+        int stage = stageOf(made.name());
+        if (!vertices.get(stage).deferred() || made.deferred()) {
+            throw new IllegalArgumentException("Vertex " + made.name() + " is not a deferred vertex with its tasks");
+        }
+        List<DagVertex> replaced = new ArrayList<>(vertices);
+        replaced.set(stage, made);
+        return new DagJob(queryId, replaced, edges, classPath);
     }
 
     /** Tasks handed out by rank 0 (those of vertices that read splits) and the others, for the console. */

@@ -7,6 +7,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
@@ -24,18 +26,54 @@ import org.apache.tez.runtime.api.impl.TaskSpec;
  * One vertex of a DAG as the ranks get it (in a {@link DagJob}): Tez's spec of its first task (the processor, input and
  * output descriptors with Hive's payloads, the vertex's configuration), the name of its root input if it has one,
  * and per task the split Hive's split generator made and the hosts that hold its data. Each rank builds the spec of
- * every task it runs from it.
+ * every task it runs from it. A vertex whose partitions other vertices' events prune (dynamic partition pruning) has
+ * no tasks yet but the request for its splits, which rank 0 makes once those vertices have run ({@link #deferred},
+ * {@link #withTasks}).
  *
  * @param template the spec of task 0 (attempt 0)
  * @param rootInput the root input (the table's alias) to which each task's split goes; empty for a vertex whose
  *     input is an edge
- * @param tasks one per task of the vertex, in task order
+ * @param tasks one per task of the vertex, in task order; none while deferred
+ * @param deferredSplits the request for the vertex's splits, made while the DAG runs; empty once they are made
  */
-public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks) {
+public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks,
+        Optional<SplitRequest> deferredSplits) {
     public DagVertex {
         requireNonNull(template, "template is null");
         requireNonNull(rootInput, "rootInput is null");
         tasks = List.copyOf(tasks);
+        requireNonNull(deferredSplits, "deferredSplits is null");
+        if (deferredSplits.isPresent() && (rootInput.isEmpty() || !tasks.isEmpty())) {
+            throw new IllegalArgumentException("Vertex " + template.getVertexName() + " defers its splits but has "
+                    + (rootInput.isEmpty() ? "no root input" : tasks.size() + " tasks"));
+        }
+    }
+
+    public DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks) {
+        this(template, rootInput, tasks, Optional.empty());
+    }
+
+    /** A vertex whose splits are made while the DAG runs (the request's pruning events come first). */
+    public static DagVertex deferred(TaskSpec template, SplitRequest splits) {
+        return new DagVertex(template, splits.root().getName(), List.of(), Optional.of(splits));
+    }
+
+    /** Whether the vertex's tasks are known only once its splits are made while the DAG runs. */
+    public boolean deferred() {
+        return deferredSplits.isPresent();
+    }
+
+    /** The vertices whose events prune this vertex's input, which run before it. */
+    public Set<String> eventSources() {
+        return deferredSplits.map(splits -> splits.eventsPerSourceTask().keySet()).orElse(Set.of());
+    }
+
+    /** This deferred vertex with its tasks, once its splits are made. */
+    public DagVertex withTasks(List<VertexTask> madeTasks) {
+        if (!deferred()) {
+            throw new IllegalStateException("Vertex " + name() + " has its tasks already");
+        }
+        return new DagVertex(template, rootInput, madeTasks, Optional.empty());
     }
 
     /**
@@ -101,9 +139,13 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
                 template.getTaskConf());
     }
 
-    void write(DataOutputStream out) throws IOException {
+    public void write(DataOutputStream out) throws IOException {
         template.write(out);
         out.writeUTF(rootInput);
+        out.writeBoolean(deferredSplits.isPresent());
+        if (deferredSplits.isPresent()) {
+            deferredSplits.get().write(out);
+        }
         out.writeInt(tasks.size());
         for (VertexTask task : tasks) {
             out.writeInt(task.split().length);
@@ -115,10 +157,12 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         }
     }
 
-    static DagVertex read(DataInputStream in) throws IOException {
+    public static DagVertex read(DataInputStream in) throws IOException {
         TaskSpec template = new TaskSpec();
         template.readFields(in);
         String rootInput = in.readUTF();
+        Optional<SplitRequest> deferredSplits = in.readBoolean() ? Optional.of(SplitRequest.read(in))
+                : Optional.empty();
         int count = in.readInt();
         List<VertexTask> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -131,6 +175,6 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
             }
             tasks.add(new VertexTask(split, hosts));
         }
-        return new DagVertex(template, rootInput, tasks);
+        return new DagVertex(template, rootInput, tasks, deferredSplits);
     }
 }

@@ -2,6 +2,7 @@ package org.datampi.hive.dag;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
@@ -15,8 +16,10 @@ import org.apache.tez.runtime.api.InputInitializerContext;
 /**
  * What Hive's split generator (HiveSplitGenerator, a Tez input initializer) sees of "the application master" when the
  * client runs it for a root vertex: the input's payload and names, and the resources that decide how many splits it
- * makes (the stage's ranks, each one task at a time with the rank's heap). Dynamic partition pruning, which waits for
- * other vertices, is not run yet (docs/dag-mode.md, step 4): those calls are refused.
+ * makes (the stage's ranks, each one task at a time with the rank's heap), and for dynamic partition pruning the task
+ * counts of the vertices whose events it waits for. Those vertices have run when the generator does (rank 0 runs it
+ * then, {@link VertexSplits}), so their SUCCEEDED updates are queued before it starts, not sent on registration.
+ * The counters it adds (HiveInputCounters: directories, files, splits) are kept for the stage's summary.
  */
 final class SplitGeneratorContext implements InputInitializerContext {
     private final ApplicationId applicationId;
@@ -28,9 +31,13 @@ final class SplitGeneratorContext implements InputInitializerContext {
     private final int vertexId;
     private final int ranks;
     private final int taskMemoryMb;
+    private final Map<String, Integer> sourceTasks;
+    private final TezCounters counters = new TezCounters();
 
+    /** @param sourceTasks the tasks of each vertex whose events prune the input, all of which have run */
     SplitGeneratorContext(ApplicationId applicationId, String dagName, Configuration vertexConf, String inputName,
-            UserPayload inputPayload, UserPayload initializerPayload, int vertexId, int ranks, int taskMemoryMb) {
+            UserPayload inputPayload, UserPayload initializerPayload, int vertexId, int ranks, int taskMemoryMb,
+            Map<String, Integer> sourceTasks) {
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.dagName = requireNonNull(dagName, "dagName is null");
         this.vertexConf = requireNonNull(vertexConf, "vertexConf is null");
@@ -40,6 +47,12 @@ final class SplitGeneratorContext implements InputInitializerContext {
         this.vertexId = vertexId;
         this.ranks = ranks;
         this.taskMemoryMb = taskMemoryMb;
+        this.sourceTasks = Map.copyOf(sourceTasks);
+    }
+
+    /** What the split generator counted. */
+    TezCounters counters() {
+        return counters;
     }
 
     @Override
@@ -104,18 +117,26 @@ final class SplitGeneratorContext implements InputInitializerContext {
 
     @Override
     public int getVertexNumTasks(String vertexName) {
-        throw new UnsupportedOperationException("datampi's DAG mode does not prune partitions dynamically yet "
-                + "(vertex " + vertexName + ")");
+        return source(vertexName);
     }
 
     @Override
     public void registerForVertexStateUpdates(String vertexName, Set<VertexState> stateSet) {
-        throw new UnsupportedOperationException("datampi's DAG mode does not prune partitions dynamically yet "
-                + "(vertex " + vertexName + ")");
+        // Its SUCCEEDED update is queued already (the class comment); only a vertex it was told of can succeed.
+        source(vertexName);
+    }
+
+    private int source(String vertexName) {
+        Integer tasks = sourceTasks.get(vertexName);
+        if (tasks == null) {
+            throw new IllegalStateException("The split generator of " + inputName + " asked for vertex " + vertexName
+                    + ", which is not one of the vertices whose events prune it: " + sourceTasks.keySet());
+        }
+        return tasks;
     }
 
     @Override
     public void addCounters(TezCounters tezCounters) {
-        // Split generation's own counters (HiveInputCounters) are not part of the stage's summary yet.
+        counters.incrAllCounters(tezCounters);
     }
 }

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tez.common.TezExecutors;
@@ -19,6 +20,7 @@ import org.apache.tez.hadoop.shim.HadoopShimsLoader;
 import org.apache.tez.runtime.LogicalIOProcessorRuntimeTask;
 import org.apache.tez.runtime.api.TaskFailureType;
 import org.apache.tez.runtime.api.events.InputDataInformationEvent;
+import org.apache.tez.runtime.api.events.InputInitializerEvent;
 import org.apache.tez.runtime.api.impl.EventMetaData;
 import org.apache.tez.runtime.api.impl.EventMetaData.EventProducerConsumerType;
 import org.apache.tez.runtime.api.impl.ExecutionContextImpl;
@@ -47,16 +49,30 @@ public final class VertexTaskRunner {
     private Multimap<String, String> startedInputs = HashMultimap.create();
     private HadoopShim shim;
 
+    /**
+     * What a task leaves behind.
+     *
+     * @param counters its counters
+     * @param pruningEvents the dynamic partition pruning events it sent (Hive's AppMasterEventOperator), each named
+     *     after its source vertex, for the split generators of the vertices they prune
+     */
+    public record TaskResult(TezCounters counters, List<InputInitializerEvent> pruningEvents) {
+        public TaskResult {
+            requireNonNull(counters, "counters is null");
+            pruningEvents = List.copyOf(pruningEvents);
+        }
+    }
+
     public VertexTaskRunner(String host) {
         this.host = requireNonNull(host, "host is null");
     }
 
     /**
-     * Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters, or throws its failure. A task of a
-     * root vertex first gets its split; a task fed by edges reads them through its inputs, which find the DAG's
-     * EDGES in the object registry.
+     * Runs task TASK of VERTEX with LOCAL_DIR for its files; returns its counters and events, or throws its failure.
+     * A task of a root vertex first gets its split; a task fed by edges reads them through its inputs, which find the
+     * DAG's EDGES in the object registry.
      */
-    public TezCounters run(DagVertex vertex, int task, String localDir, DagEdges edges) throws Exception {
+    public TaskResult run(DagVertex vertex, int task, String localDir, DagEdges edges) throws Exception {
         TaskSpec spec = vertex.taskSpec(task);
         TezTaskAttemptID attempt = spec.getTaskAttemptID();
         String dag = attempt.getTaskID().getVertexID().getDAGID().toString();
@@ -76,7 +92,7 @@ public final class VertexTaskRunner {
         if (spec.getTaskConf() != null) {
             spec.getTaskConf().forEach(setting -> taskConf.set(setting.getKey(), setting.getValue()));
         }
-        Umbilical umbilical = new Umbilical();
+        Umbilical umbilical = new Umbilical(spec.getVertexName());
         TezExecutors executor = new TezSharedExecutor(taskConf);
         LogicalIOProcessorRuntimeTask runtime = new LogicalIOProcessorRuntimeTask(spec, 0, taskConf,
                 new String[] {localDir}, umbilical, new HashMap<String, ByteBuffer>(), new HashMap<>(System.getenv()),
@@ -103,7 +119,7 @@ public final class VertexTaskRunner {
             }
         }
         umbilical.throwIfFailed();
-        return runtime.getCounters();
+        return new TaskResult(runtime.getCounters(), umbilical.pruningEvents);
     }
 
     /** The Hadoop shim of this process's Hadoop, found once, as a Tez container finds it once. */
@@ -127,17 +143,28 @@ public final class VertexTaskRunner {
     }
 
     /**
-     * The task's line to "the master": a task sends no events that anyone waits for (dynamic partition pruning,
-     * whose events a vertex would send, is turned off for DAG queries; edges need none), commits through Hive's own
-     * job close, and what it signals of a failure is rethrown when it ends.
+     * The task's line to "the master": of the events a task sends it keeps dynamic partition pruning's (the only
+     * ones anyone waits for: edges need none), named after their source as Tez's master names them; a task commits
+     * through Hive's own job close, and what it signals of a failure is rethrown when it ends.
      */
     private static final class Umbilical implements TezUmbilical {
+        private final String vertex;
+        private final List<InputInitializerEvent> pruningEvents = new CopyOnWriteArrayList<>();
         private volatile Throwable failure;
         private volatile String failureMessage;
 
+        Umbilical(String vertex) {
+            this.vertex = vertex;
+        }
+
         @Override
         public void addEvents(Collection<TezEvent> events) {
-            // No consumer yet (see above).
+            for (TezEvent event : events) {
+                if (event.getEvent() instanceof InputInitializerEvent pruning) {
+                    pruning.setSourceVertexName(vertex);
+                    pruningEvents.add(pruning);
+                }
+            }
         }
 
         @Override

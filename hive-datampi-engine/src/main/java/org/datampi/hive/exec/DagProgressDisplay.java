@@ -93,7 +93,8 @@ final class DagProgressDisplay {
 
     /**
      * Each vertex's tasks done, running (where rank 0 hands them out) and in all, as Hive on Tez prints them without
-     * in-place updates ({@code Map 1: 3(+1)/4, Reducer 2: 0/2}); vertex i is the job's stage i.
+     * in-place updates ({@code Map 1: 3(+1)/4, Reducer 2: 0/2}); vertex i is the job's stage i. A vertex whose splits
+     * wait for dynamic partition pruning shows {@code -/-} until they are made, as Hive shows a vertex not initialized.
      */
     static String vertexProgress(DagJob dag, JobProgress progress) {
         List<DagVertex> vertices = dag.vertices();
@@ -101,7 +102,8 @@ final class DagProgressDisplay {
         for (int i = 0; i < vertices.size(); i++) {
             JobProgress.Stage stage = i < progress.stages().size() ? progress.stages().get(i)
                     : new JobProgress.Stage(0, 0, vertices.get(i).tasks().size());
-            parts.add(vertices.get(i).name() + ": " + stage);
+            boolean pruning = vertices.get(i).deferred() && stage.tasks() == 0;
+            parts.add(vertices.get(i).name() + ": " + (pruning ? "-/-" : stage));
         }
         return String.join(", ", parts);
     }

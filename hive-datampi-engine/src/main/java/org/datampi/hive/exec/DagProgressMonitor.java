@@ -61,9 +61,13 @@ final class DagProgressMonitor implements ProgressMonitor {
         for (int i = 0; i < vertices.size(); i++) {
             DagVertex vertex = vertices.get(i);
             JobProgress.Stage stage = stageOf(progress, i, vertex);
-            boolean complete = stage.done() >= stage.tasks();
+            // A vertex whose splits wait for dynamic partition pruning has no tasks until they are made.
+            boolean initializing = vertex.deferred() && stage.tasks() == 0 && state == State.RUNNING;
+            boolean complete = !initializing && stage.done() >= stage.tasks();
             String status;
-            if (complete) {
+            if (initializing) {
+                status = "INITIALIZING";
+            } else if (complete) {
                 status = "SUCCEEDED";
                 completedVertices++;
             } else if (state == State.FAILED) {

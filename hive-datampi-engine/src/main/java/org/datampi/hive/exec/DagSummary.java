@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.hadoop.hive.ql.exec.AbstractMapOperator;
 import org.apache.hadoop.hive.ql.exec.FileSinkOperator;
 import org.apache.hadoop.hive.ql.exec.Operator;
+import org.apache.hadoop.hive.ql.exec.tez.HiveInputCounters;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -70,6 +71,12 @@ final class DagSummary {
             lines.add(row(dag, vertex, tasks.get(vertex.name()), sums, hiveGroup));
         }
         lines.add(SEPARATOR);
+        for (DagVertex vertex : dag.vertices()) {
+            Counters splits = saved.get(DagCounters.splitsFile(vertex.name()));
+            if (splits != null) {
+                lines.add(pruning(vertex.name(), splits));
+            }
+        }
         long spilled = 0;
         for (int rank = 0; rank < ranks; rank++) {
             Counters counters = saved.get(DagCounters.rankFile(rank));
@@ -117,6 +124,22 @@ final class DagSummary {
                 number(recordsOut), bytes(sum.findCounter(TaskUsage.FILE_SYSTEM_GROUP, HDFS_READ).getValue()),
                 bytes(sum.findCounter(TaskUsage.FILE_SYSTEM_GROUP, HDFS_WRITE).getValue()), bytes(shuffled),
                 placed == 0 ? "-" : local + "/" + placed);
+    }
+
+    /**
+     * What dynamic partition pruning kept of a vertex's input, from its split generator's counters: Hive counts the
+     * directories it read (HiveInputCounters.INPUT_DIRECTORIES_&lt;vertex&gt;), rank 0 those there were.
+     */
+    private static String pruning(String vertex, Counters splits) {
+        long kept = 0;
+        for (Counters.Counter counter : splits.getGroup(HiveInputCounters.class.getName())) {
+            if (counter.getName().startsWith(HiveInputCounters.INPUT_DIRECTORIES.name())) {
+                kept += counter.getValue();
+            }
+        }
+        long before = splits.findCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE).getValue();
+        return String.format(Locale.ROOT, "%s: dynamic partition pruning kept %s of %s input directories", vertex,
+                number(kept), number(before));
     }
 
     /**

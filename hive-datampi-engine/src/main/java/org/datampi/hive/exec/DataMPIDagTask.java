@@ -29,6 +29,8 @@ import org.datampi.hive.client.RanksJob;
 import org.datampi.hive.client.StageAttempts;
 import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
+import org.datampi.hive.dag.DagVertex;
+import org.datampi.hive.dag.PruningFiles;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISettings;
 import org.datampi.hive.session.SessionRanks;
@@ -97,7 +99,7 @@ public final class DataMPIDagTask extends TezTask {
                     job.stopIfRunning();
                 }
                 console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
-                        .map(vertex -> vertex.name() + " (" + vertex.tasks().size() + " tasks)")
+                        .map(DataMPIDagTask::describe)
                         .collect(Collectors.joining(", ")) + "; on " + ranks + " ranks" + attempts.describeCurrent());
                 display = new DagProgressDisplay(console, conf, getId(), dag, System.currentTimeMillis());
                 success = job.await(display::update);
@@ -109,6 +111,7 @@ public final class DataMPIDagTask extends TezTask {
                 // The failed attempt's group has ended; what its tasks wrote goes, as a failed stage's would.
                 StageAttempts.discardOutputs(conf, getWork().getAllWork());
                 TaskCounters.clear(conf, dagDir);
+                new PruningFiles(conf, dagDir).clear();
                 started = System.nanoTime();
             }
             if (success) {
@@ -184,8 +187,23 @@ public final class DataMPIDagTask extends TezTask {
      * Hive's counters of the stage (statistics, Hive's own console lines), the console's lines on locality and job
      * files, and the execution summary ({@link DataMPISettings#PRINT_SUMMARY}).
      */
-    private void summarize(DagJob dag, Path dagDir, int ranks) {
+    /** A vertex for the console's start line: its tasks, or what its splits wait for. */
+    private static String describe(DagVertex vertex) {
+        return vertex.name() + (vertex.deferred() ? " (tasks once " + String.join(", ", vertex.eventSources())
+                + " pruned its partitions)" : " (" + vertex.tasks().size() + " tasks)");
+    }
+
+    private void summarize(DagJob ran, Path dagDir, int ranks) {
         try {
+            // The vertices whose splits rank 0 made while the DAG ran, with their tasks.
+            DagJob dag = ran;
+            PruningFiles pruning = new PruningFiles(conf, dagDir);
+            for (DagVertex vertex : ran.vertices()) {
+                if (vertex.deferred()) {
+                    dag = dag.withMadeSplits(pruning.readVertex(vertex.name()).orElseThrow(() -> new IOException(
+                            "Rank 0 saved no tasks for " + vertex.name() + " in " + dagDir)));
+                }
+            }
             Map<String, Counters> saved = TaskCounters.read(conf, dagDir);
             Counters counters = TaskCounters.sum(saved.values());
             setTezCounters(tezCounters(counters));

@@ -50,9 +50,9 @@ public final class DataMPIEngine {
     static final String DAG_MARKER = "hive.datampi.dag";
     /**
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
-     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5); dynamic partition
-     * pruning sends events from a running vertex to the split generator of another (step 4). And one for a wrong
-     * answer of Hive's own: its native vectorized anti join (VectorMapJoinAntiJoin*Operator, Tez plans only) takes a
+     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5). (Dynamic partition
+     * pruning runs: rank 0 makes a pruned vertex's splits from its sources' events, DataMPIDagApplication.) And one
+     * for a wrong answer of Hive's own: its native vectorized anti join (VectorMapJoinAntiJoin*Operator, Tez plans only) takes a
      * batch whose key column repeats NULL as a match, so NOT EXISTS loses the rows whose key is NULL (found by
      * QueryCorpusIT against Hive on MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer
      * join with a null filter, as before Hive 4. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
@@ -65,7 +65,6 @@ public final class DataMPIEngine {
             "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
             "hive.tez.auto.reducer.parallelism", "false",
-            "hive.tez.dynamic.partition.pruning", "false",
             "hive.auto.convert.anti.join", "false");
 
     private DataMPIEngine() {

@@ -76,4 +76,24 @@ class DagProgressMonitorTest {
         assertEquals(0, monitor.progressedPercentage());
         assertEquals("Map 1: 0/4, Map 3: 0/1, Reducer 2: 0/2", DagProgressDisplay.vertexProgress(DAG, JobProgress.NONE));
     }
+
+    /** A scan waiting for dynamic partition pruning is initializing, as Tez's vertex waiting for its initializer. */
+    @Test
+    void aPrunedScanIsInitializingUntilItsSplitsAreMade() {
+        DagJob pruned = new DagJob("hive_query_1", List.of(TestDags.vertex("Map 2", 1, "date_dim", 1),
+                TestDags.deferred("Map 1", 0, "store_sales", "Map 2")), List.of(), List.of());
+        DagProgressMonitor waiting = DagProgressMonitor.of(pruned, progress(new JobProgress.Stage(1, 0, 1),
+                new JobProgress.Stage(0, 0, 0)), 0, DagProgressMonitor.State.RUNNING);
+        assertEquals(List.of("Map 1 ", "O tasks", "INITIALIZING", "0", "0", "0", "0", "0", "0"),
+                waiting.rows().get(1));
+        assertEquals("VERTICES: 01/02", waiting.footerSummary());
+        assertEquals("Map 2: 1/1, Map 1: -/-", DagProgressDisplay.vertexProgress(pruned,
+                progress(new JobProgress.Stage(1, 0, 1), new JobProgress.Stage(0, 0, 0))));
+
+        DagProgressMonitor made = DagProgressMonitor.of(pruned, progress(new JobProgress.Stage(1, 0, 1),
+                new JobProgress.Stage(0, 1, 3)), 0, DagProgressMonitor.State.RUNNING);
+        assertEquals("RUNNING", made.rows().get(1).get(2));
+        assertEquals("Map 2: 1/1, Map 1: 0(+1)/3", DagProgressDisplay.vertexProgress(pruned,
+                progress(new JobProgress.Stage(1, 0, 1), new JobProgress.Stage(0, 1, 3))));
+    }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.apache.hadoop.hive.ql.exec.tez.HiveInputCounters;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -97,5 +98,21 @@ class DagSummaryTest {
 
     private static List<String> columns(String line) {
         return Arrays.asList(line.trim().split("\\s+"));
+    }
+
+    /** A vertex whose splits rank 0 made after pruning gets a line: the directories kept of those there were. */
+    @Test
+    void aPrunedVertexSaysWhatPruningKept() {
+        Map<String, Counters> saved = new TreeMap<>();
+        Counters splits = new Counters();
+        splits.incrCounter(HiveInputCounters.class.getName(), "INPUT_DIRECTORIES_Map_1", 150);
+        splits.incrCounter(HiveInputCounters.class.getName(), "RAW_INPUT_SPLITS_Map_1", 150);
+        splits.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE, 1_783);
+        saved.put(DagCounters.splitsFile("Map 1"), splits);
+
+        List<String> lines = DagSummary.lines(DAG, saved, "HIVE", 2);
+
+        assertEquals("Map 1: dynamic partition pruning kept 150 of 1,783 input directories",
+                lines.get(lines.size() - 2));
     }
 }

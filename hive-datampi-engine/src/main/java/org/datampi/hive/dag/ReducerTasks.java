@@ -1,0 +1,72 @@
+package org.datampi.hive.dag;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.exec.Operator;
+import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.plan.BaseWork;
+import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc;
+import org.apache.hadoop.hive.ql.plan.ReduceSinkDesc.ReducerTraits;
+import org.apache.hadoop.hive.ql.plan.TezEdgeProperty;
+import org.apache.hadoop.hive.ql.plan.TezWork;
+import org.apache.hadoop.hive.ql.plan.UnionWork;
+import org.apache.tez.dag.api.records.DAGProtos.VertexPlan;
+import org.datampi.hive.client.JobPlan;
+
+/** The task counts of a DAG's vertices fed by edges only (Hive's reducers), decided on the client. */
+final class ReducerTasks {
+    private ReducerTasks() {
+    }
+
+    /**
+     * The tasks of a vertex fed by edges only, as the mapreduce shape decides its A tasks (JobPlan,
+     * hive.datampi.parallelism; enhanced: as many as its largest input vertex's, one for a leaf): a count Hive
+     * estimated (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per
+     * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept. A source pruned while the DAG
+     * runs counts as one task per rank.
+     */
+    static int count(HiveConf conf, TezWork work, VertexPlan vertex, Map<String, List<DagVertex.VertexTask>> tasks,
+            Map<String, SplitRequest> splitRequests, int ranks) throws HiveException {
+        int hiveTasks = vertex.getTaskConfig().getNumTasks();
+        if (hiveTasks < 1) {
+            throw new HiveException("datampi's DAG mode needs a fixed task count for " + vertex.getName() + " (got "
+                    + hiveTasks + ")");
+        }
+        BaseWork unit = work.getAllWork().stream().filter(w -> w.getName().equals(vertex.getName())).findFirst()
+                .orElseThrow();
+        int sourceTasks = 1;
+        boolean estimated = true;
+        for (BaseWork parent : work.getParents(unit)) {
+            TezEdgeProperty.EdgeType type = work.getEdgeProperty(parent, unit).getEdgeType();
+            if (type == TezEdgeProperty.EdgeType.CONTAINS) {
+                // The vertex is a member of the union (its rows are the union's), not fed by it.
+                continue;
+            }
+            // A union's members send to the vertex as one input.
+            List<BaseWork> senders = parent instanceof UnionWork ? HiveDagPlan.unionMembers(work, parent) : List.of(parent);
+            for (BaseWork sender : senders) {
+                // A vertex pruned while the DAG runs has no task count yet: one per rank, as for most scans.
+                SplitRequest pruned = splitRequests.get(sender.getName());
+                sourceTasks = Math.max(sourceTasks, pruned != null && pruned.pruned() ? ranks
+                        : tasks.get(sender.getName()).size());
+                estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
+            }
+        }
+        // Enhanced parallelism gives the query's last vertex (one writing, not feeding another) one task, as the
+        // last stage of a query in the mapreduce shape.
+        boolean last = work.getChildren(unit).isEmpty();
+        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, last).aTasks();
+    }
+
+    /** Whether Hive estimated the task count of the vertex CHILD from PARENT's reduce sinks (they may change it). */
+    private static boolean estimated(BaseWork parent, String child) {
+        // Row-mode and vectorized reduce sinks alike (a VectorReduceSinkOperator is no ReduceSinkOperator).
+        List<ReduceSinkDesc> sinks = parent.getAllOperators().stream().map(Operator::getConf)
+                .filter(ReduceSinkDesc.class::isInstance).map(ReduceSinkDesc.class::cast)
+                .filter(sink -> child.equals(sink.getOutputName())).toList();
+        return !sinks.isEmpty() && sinks.stream()
+                .allMatch(sink -> sink.getReducerTraits().contains(ReducerTraits.AUTOPARALLEL));
+    }
+}

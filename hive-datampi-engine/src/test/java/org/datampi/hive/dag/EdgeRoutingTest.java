@@ -1,0 +1,97 @@
+package org.datampi.hive.dag;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
+import org.apache.tez.dag.api.records.DAGProtos.EdgePlan;
+import org.apache.tez.dag.api.records.DAGProtos.PlanEdgeDataMovementType;
+import org.apache.tez.dag.api.records.DAGProtos.PlanGroupInputEdgeInfo;
+import org.apache.tez.dag.api.records.DAGProtos.PlanVertexGroupInfo;
+import org.apache.tez.dag.api.records.DAGProtos.RootInputLeafOutputProto;
+import org.apache.tez.dag.api.records.DAGProtos.TezEntityDescriptorProto;
+import org.apache.tez.dag.api.records.DAGProtos.VertexPlan;
+import org.junit.jupiter.api.Test;
+
+/** How a DAG plan's edges become streams of the shuffle: partitions, routing, unions, refusals. */
+class EdgeRoutingTest {
+    private static final String GROUPED = "org.apache.tez.runtime.library.input.OrderedGroupedKVInput";
+    private static final String UNORDERED = "org.apache.tez.runtime.library.input.UnorderedKVInput";
+
+    private static VertexPlan vertex(String name, boolean readsSplits) {
+        VertexPlan.Builder vertex = VertexPlan.newBuilder().setName(name);
+        if (readsSplits) {
+            vertex.addInputs(RootInputLeafOutputProto.newBuilder().setName("table"));
+        }
+        return vertex.buildPartial();
+    }
+
+    private static EdgePlan edge(String from, String to, PlanEdgeDataMovementType movement, String input) {
+        return EdgePlan.newBuilder().setInputVertexName(from).setOutputVertexName(to).setDataMovementType(movement)
+                .setEdgeDestination(TezEntityDescriptorProto.newBuilder().setClassName(input)).buildPartial();
+    }
+
+    private static Map<String, List<DagVertex.VertexTask>> tasks(Object... nameAndCount) {
+        Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
+        for (int i = 0; i < nameAndCount.length; i += 2) {
+            tasks.put((String) nameAndCount[i], Collections.nCopies((Integer) nameAndCount[i + 1],
+                    new DagVertex.VertexTask(new byte[0], List.of())));
+        }
+        return tasks;
+    }
+
+    /**
+     * Map 3 broadcasts to Map 1 (a map join's table), Map 1 sends sorted to Reducer 2 (3 tasks), and the union of
+     * Map 4 and Map 5 sends unsorted to Reducer 6 (2 tasks): each edge gets its own partitions, the union's members
+     * share theirs.
+     */
+    @Test
+    void eachEdgeGetsItsPartitionsAndAUnionsMembersShareThem() throws HiveException {
+        DAGPlan plan = DAGPlan.newBuilder().setName("dag")
+                .addVertex(vertex("Map 1", true)).addVertex(vertex("Reducer 2", false))
+                .addVertex(vertex("Map 3", true)).addVertex(vertex("Map 4", true))
+                .addVertex(vertex("Map 5", true)).addVertex(vertex("Reducer 6", false))
+                .addEdge(edge("Map 3", "Map 1", PlanEdgeDataMovementType.BROADCAST, UNORDERED))
+                .addEdge(edge("Map 1", "Reducer 2", PlanEdgeDataMovementType.SCATTER_GATHER, GROUPED))
+                .addEdge(edge("Map 4", "Reducer 6", PlanEdgeDataMovementType.SCATTER_GATHER, UNORDERED))
+                .addEdge(edge("Map 5", "Reducer 6", PlanEdgeDataMovementType.SCATTER_GATHER, UNORDERED))
+                .addVertexGroups(PlanVertexGroupInfo.newBuilder().setGroupName("Union 7").addGroupMembers("Map 4")
+                        .addGroupMembers("Map 5").addEdgeMergedInputs(PlanGroupInputEdgeInfo.newBuilder()
+                                .setDestVertexName("Reducer 6").buildPartial()).buildPartial())
+                .buildPartial();
+
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 4, "Reducer 2", 3, "Map 3", 1, "Map 4", 2,
+                "Map 5", 1, "Reducer 6", 2), 2);
+
+        assertEquals(List.of(
+                new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 0, 2),
+                new DagEdge("Map 1", "Map 1", "Reducer 2", DagEdge.Routing.SORTED, 2, 3),
+                new DagEdge("Map 4", "Union 7", "Reducer 6", DagEdge.Routing.UNSORTED, 5, 2),
+                new DagEdge("Map 5", "Union 7", "Reducer 6", DagEdge.Routing.UNSORTED, 5, 2)), edges);
+    }
+
+    @Test
+    void edgesTheRanksDoNotRunAreRefusedNamingThem() {
+        DAGPlan oneToOne = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Reducer 2", false))
+                .addEdge(edge("Map 1", "Reducer 2", PlanEdgeDataMovementType.ONE_TO_ONE, UNORDERED)).buildPartial();
+        HiveException refused = assertThrows(HiveException.class,
+                () -> EdgeRouting.route(oneToOne, tasks("Map 1", 1, "Reducer 2", 1), 2));
+        assertEquals("datampi's DAG mode does not run the ONE_TO_ONE edge Map 1 -> Reducer 2 yet",
+                refused.getMessage());
+
+        DAGPlan sortedIntoScan = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Map 2", true))
+                .addEdge(edge("Map 1", "Map 2", PlanEdgeDataMovementType.SCATTER_GATHER, GROUPED)).buildPartial();
+        HiveException intoScan = assertThrows(HiveException.class,
+                () -> EdgeRouting.route(sortedIntoScan, tasks("Map 1", 1, "Map 2", 1), 2));
+        assertEquals("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; Map 1 -> Map 2 is "
+                + "SCATTER_GATHER", intoScan.getMessage());
+    }
+}
