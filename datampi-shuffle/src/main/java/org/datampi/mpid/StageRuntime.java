@@ -17,7 +17,9 @@ import java.util.function.IntUnaryOperator;
  * job-wide numbering, each received by the rank the sender names and kept there, sorted, in memory up to the
  * shuffle's budget and spilled beyond it, until the program releases it. A stage ends on every rank with
  * {@link #endStage}; {@link #awaitStage} returns once every rank has ended it, so once everything sent in it has
- * arrived.
+ * arrived. Ranks may go through the stages in different orders (each running whichever stage is ready:
+ * {@link #stageEnded}, {@link #awaitStageEnds}), as long as no rank waits for a stage that needs one it has not
+ * ended itself.
  *
  * <p>Every wait polls the job's health: a lost rank or a failed engine ends it with an exception. The stage calls
  * (nextTask, taskDone, endStage, awaitStage) come from the rank's main thread; senders and receivers may be made on a
@@ -61,6 +63,18 @@ public interface StageRuntime {
 
     /** Waits until every rank has ended the stage. */
     void awaitStage(int stage);
+
+    /** Whether every rank has ended the stage ({@link #awaitStage} would return at once). */
+    boolean stageEnded(int stage);
+
+    /**
+     * How many times so far a rank ended a stage, as this rank heard it: for a program that runs whichever stage is
+     * ready, to wait with {@link #awaitStageEnds} for the next end without missing one that comes in between.
+     */
+    long stageEnds();
+
+    /** Waits until this rank has heard of more stage ends than {@code seen} ({@link #stageEnds}). */
+    void awaitStageEnds(long seen);
 
     /** The pairs this rank received for a partition, merged in key order (the types of {@code conf}). */
     PairReceiver receiver(Map<String, String> conf, int partition);

@@ -50,6 +50,8 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
     private KeyOrder receivedKeyOrder;
     /** Per stage, how many ranks have sent all their data of it. */
     private final Map<Integer, Integer> endOfDataMarkers = new HashMap<>();
+    /** Every end-of-stage marker received so far, of any stage: what a wait for the next one compares against. */
+    private long endMarkersReceived;
     private CompletableFuture<Integer> pendingGrant;
 
     RankShuffle(String jobId, int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
@@ -179,6 +181,24 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         }
     }
 
+    /** Whether every process has sent all its data of the stage (awaitAllData would return at once). */
+    synchronized boolean allDataArrived(int stage) {
+        return endOfDataMarkers.getOrDefault(stage, 0) >= size;
+    }
+
+    /** The end-of-stage markers of any stage received so far. */
+    synchronized long endMarkersReceived() {
+        return endMarkersReceived;
+    }
+
+    /** Waits until more than SEEN end-of-stage markers have arrived, polling the engine's health. */
+    synchronized void awaitEndMarkers(long seen) throws InterruptedException {
+        while (endMarkersReceived <= seen) {
+            wait(WAIT_SLICE_MILLIS);
+            engine.checkHealthy();
+        }
+    }
+
     /** The pairs this process received for a partition, in key order, for a task that reads them with conf. */
     ShufflePairReceiver receiver(String task, TaskConf conf, int partition) {
         receivedKeyOrder().ifPresent(order -> checkSameOrder(order, conf.keyOrder(), task));
@@ -241,6 +261,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     private synchronized void onEndOfData(int stage) {
         endOfDataMarkers.merge(stage, 1, Integer::sum);
+        endMarkersReceived++;
         notifyAll();
     }
 

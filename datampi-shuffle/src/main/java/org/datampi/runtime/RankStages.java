@@ -97,6 +97,26 @@ final class RankStages implements StageRuntime {
     }
 
     @Override
+    public boolean stageEnded(int stage) {
+        return shuffle.allDataArrived(stage);
+    }
+
+    @Override
+    public long stageEnds() {
+        return shuffle.endMarkersReceived();
+    }
+
+    @Override
+    public void awaitStageEnds(long seen) {
+        try {
+            shuffle.awaitEndMarkers(seen);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for a stage to end", e);
+        }
+    }
+
+    @Override
     public PairReceiver receiver(Map<String, String> conf, int partition) {
         return shuffle.receiver("Rank " + rank + "'s receiver of partition " + partition, TaskConf.parse(conf),
                 partition);

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +25,16 @@ import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.datampi.bench.harness.ResultRows;
 import org.datampi.bench.tpcds.TpcdsGenerator;
 import org.datampi.bench.tpcds.TpcdsLayout;
+import org.datampi.bench.tpcds.TpcdsCheck;
 import org.datampi.bench.tpcds.TpcdsLoader;
+import org.datampi.bench.tpcds.TpcdsOracle;
 import org.datampi.bench.tpcds.TpcdsQuery;
 import org.datampi.hive.session.QuerySession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -148,6 +152,29 @@ class TpcdsAnswersIT {
         assertTrue(ran.contains(pruned.group(1) + " (tasks once "), "the console names what the scan waits for:\n"
                 + tail());
         assertEquals(List.of(), ResultRows.differences(duckdb.answers(3).get(0), "DuckDB", rows, "datampi", true));
+    }
+
+    /**
+     * bin/tpcds-check, which checks a benchmark's answers at any scale, takes DuckDB's own answer, finds a changed row
+     * and a missing answer, and names them.
+     */
+    @Test
+    void theCheckCommandFindsWrongAndMissingAnswers(@TempDir Path results) throws Exception {
+        List<String> q1 = duckdb.answers(1).get(0);
+        List<String> q2 = new ArrayList<>(duckdb.answers(2).get(0));
+        Files.write(results.resolve("q1.tsv"), q1, StandardCharsets.UTF_8);
+        q2.set(0, q2.get(0).replaceFirst("\\t[^\\t]+", "\t12345.67"));
+        Files.write(results.resolve("q2.tsv"), q2, StandardCharsets.UTF_8);
+
+        TpcdsCheck.Result result = new TpcdsCheck(duckdb, HOME.resolve("tpcds-queries"), List.of(1, 2, 3))
+                .check(results);
+
+        assertEquals(3, result.parts());
+        assertEquals(List.of("q2", "q3"), result.wrong());
+        assertEquals(results + ": 1 of 3 parts equal DuckDB's; differ: q2, q3", result.lines().get(0));
+        assertTrue(result.lines().get(1).startsWith("q2 differs from DuckDB:\nrow 1:"), result.lines().get(1));
+        assertTrue(result.lines().get(result.lines().size() - 1).startsWith("q3: no answer"), result.lines()
+                .toString());
     }
 
     private static final Pattern PRUNED = Pattern.compile(

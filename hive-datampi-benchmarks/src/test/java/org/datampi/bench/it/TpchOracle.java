@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.datampi.bench.harness.DuckDbRows;
 import org.datampi.bench.tpch.TpchQuery;
 
 /**

@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -34,9 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every rank runs for a DAG (hive.datampi.plan=dag, {@link DagJob}), as a staged program: vertex i is stage i,
- * and every rank goes through the stages in the DAG's order. A vertex starts on a rank once every rank has finished
- * the vertices it reads (their data has then all arrived); its tasks run with Tez's task runtime and Hive's
+ * What every rank runs for a DAG (hive.datampi.plan=dag, {@link DagJob}), as a staged program: vertex i is stage i.
+ * A vertex starts on a rank once every rank has finished the vertices it reads (their data has then all arrived) and
+ * those whose events prune its input; each rank runs a task of the first vertex in the DAG's order that is ready, so
+ * independent vertices run side by side ({@link #runStages}); its tasks run with Tez's task runtime and Hive's
  * processors ({@link VertexTaskRunner}): a vertex that reads splits has its tasks handed out by rank 0 (placed on a
  * host that holds the split's data), the others run task t on rank t mod size, where the shuffle delivered its
  * partitions. The edges are streams of datampi's shuffle ({@link DagEdges}): data moves while the producing vertex
@@ -131,47 +134,68 @@ public final class DataMPIDagApplication {
         });
     }
 
+    /**
+     * This rank's part of the DAG, one task at a time: of the first stage, in the DAG's order, that is ready here
+     * (every rank has ended the stages it reads and those whose events prune it) and in which this rank has a task
+     * left; looked for again after every task. So a rank with nothing left in one vertex runs another that is ready
+     * (vertices side by side: the independent scans of a star join, a vertex with fewer tasks than ranks), and one that
+     * becomes ready earlier in the order is taken up after the task at hand. No rank waits while a stage is ready for
+     * it, and the first stage not ended everywhere is always ready, so no rank waits for ever. Without
+     * {@link DagJob#concurrentVertices} a rank runs the stages strictly in order.
+     */
     private static void runStages(Job job, StageRuntime stages) throws Exception {
-        DagEdges edges = new DagEdges(job.dag(), stages, HiveShuffle.PAIR_TYPES);
-        // The deferred vertices whose splits rank 0 made (the others' task counts are the DAG's).
-        Map<String, DagVertex> made = new HashMap<>();
-        for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
-            DagVertex vertex = job.dag().vertices().get(stage);
-            for (DagEdge input : job.dag().inputsOf(vertex.name())) {
-                stages.awaitStage(job.dag().stageOf(input.source()));
+        DagJob dag = job.dag();
+        DagEdges edges = new DagEdges(dag, stages, HiveShuffle.PAIR_TYPES);
+        int count = dag.vertices().size();
+        // Per stage: the vertex as this rank runs it (a deferred one once its splits are made), and for a vertex whose
+        // tasks are placed the next of this rank's (task t runs on rank t mod size, where its partitions arrive).
+        List<DagVertex> vertices = new ArrayList<>(dag.vertices());
+        int[] nextPlaced = new int[count];
+        Arrays.fill(nextPlaced, stages.rank());
+        boolean[] ended = new boolean[count];
+        int left = count;
+        while (left > 0) {
+            long endsSeen = stages.stageEnds();
+            int stage = nextStage(dag, ended, stages::stageEnded);
+            if (stage < 0) {
+                stages.awaitStageEnds(endsSeen);
+                continue;
             }
-            for (String source : vertex.eventSources()) {
-                stages.awaitStage(job.dag().stageOf(source));
-            }
+            DagVertex vertex = vertices.get(stage);
             if (vertex.deferred() && stages.rank() == 0) {
-                vertex = makeSplits(job, vertex, made);
-                made.put(vertex.name(), vertex);
+                vertex = makeSplits(job, vertex, vertices);
+                vertices.set(stage, vertex);
                 stages.planStage(stage, vertex.tasks().stream().map(DagVertex.VertexTask::hosts).toList());
             }
+            int task;
             if (vertex.handedOut()) {
-                for (int task = stages.nextTask(stage); task >= 0; task = stages.nextTask(stage)) {
-                    if (vertex.deferred()) {
-                        // Rank 0 planned the stage once it had saved the vertex with its tasks.
-                        String name = vertex.name();
-                        vertex = job.pruning().readVertex(name).orElseThrow(() -> new IllegalStateException(
-                                "Rank 0 planned the tasks of " + name + " without saving them beside "
-                                        + job.dagFile()));
-                    }
-                    run(job, vertex, task, stages, edges);
-                    stages.taskDone(stage);
+                task = stages.nextTask(stage);
+                if (task >= 0 && vertex.deferred()) {
+                    // Rank 0 planned the stage once it had saved the vertex with its tasks.
+                    String name = vertex.name();
+                    vertex = job.pruning().readVertex(name).orElseThrow(() -> new IllegalStateException(
+                            "Rank 0 planned the tasks of " + name + " without saving them beside " + job.dagFile()));
+                    vertices.set(stage, vertex);
                 }
             } else {
-                for (int task = stages.rank(); task < vertex.tasks().size(); task += stages.size()) {
-                    run(job, vertex, task, stages, edges);
-                    edges.releaseTaskInputs(vertex.name(), task);
-                    stages.taskDone(stage);
-                }
+                task = nextPlaced[stage] < vertex.tasks().size() ? nextPlaced[stage] : -1;
+                nextPlaced[stage] += stages.size();
             }
-            stages.endStage(stage);
-            edges.releaseInputsOf(vertex.name());
+            if (task < 0) {
+                stages.endStage(stage);
+                edges.releaseInputsOf(vertex.name());
+                ended[stage] = true;
+                left--;
+                continue;
+            }
+            run(job, vertex, task, stages, edges);
+            if (!vertex.handedOut()) {
+                edges.releaseTaskInputs(vertex.name(), task);
+            }
+            stages.taskDone(stage);
         }
         // Every rank through every stage: nothing is still on its way to this rank when its shuffle stops.
-        for (int stage = 0; stage < job.dag().vertices().size(); stage++) {
+        for (int stage = 0; stage < count; stage++) {
             stages.awaitStage(stage);
         }
         TaskCounters rank = new TaskCounters(null);
@@ -180,15 +204,39 @@ public final class DataMPIDagApplication {
     }
 
     /**
+     * The first stage this rank has not ended whose inputs and pruning sources every rank has ended, or -1; without
+     * concurrent vertices only the first stage this rank has not ended, once it is ready.
+     */
+    static int nextStage(DagJob dag, boolean[] ended, IntPredicate endedEverywhere) {
+        for (int stage = 0; stage < ended.length; stage++) {
+            if (ended[stage]) {
+                continue;
+            }
+            DagVertex vertex = dag.vertices().get(stage);
+            boolean ready = dag.inputsOf(vertex.name()).stream()
+                    .allMatch(input -> endedEverywhere.test(dag.stageOf(input.source())))
+                    && vertex.eventSources().stream().allMatch(source -> endedEverywhere.test(dag.stageOf(source)));
+            if (ready) {
+                return stage;
+            }
+            if (!dag.concurrentVertices()) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * Rank 0 makes the splits of a vertex that dynamic partition pruning deferred, from the events its sources' tasks
      * saved (every rank has ended those sources), saves the vertex with its tasks for the other ranks, and the split
      * generator's counters (with the directories before pruning) for the stage's summary.
      */
-    private static DagVertex makeSplits(Job job, DagVertex vertex, Map<String, DagVertex> made) throws Exception {
+    private static DagVertex makeSplits(Job job, DagVertex vertex, List<DagVertex> vertices) throws Exception {
         Map<String, Integer> sourceTasks = new HashMap<>();
         List<InputInitializerEvent> events = new ArrayList<>();
         for (String source : vertex.eventSources()) {
-            DagVertex ran = made.getOrDefault(source, job.dag().vertices().get(job.dag().stageOf(source)));
+            // A source deferred itself has its tasks here already: rank 0 made its splits before it ran.
+            DagVertex ran = vertices.get(job.dag().stageOf(source));
             sourceTasks.put(source, ran.tasks().size());
             events.addAll(job.pruning().readEvents(source, ran.tasks().size()));
         }

@@ -67,9 +67,10 @@ public final class DagBuilder {
     /**
      * The DAG of WORK with its tasks, for RANKS ranks of TASK_MEMORY_MB each; the session's added jars are copied into
      * JAR_DIR (on the file system the ranks read: HDFS on a cluster), as Tez's client localizes them for its tasks.
+     * With CONCURRENT_VERTICES the ranks run vertices side by side ({@link DagJob#concurrentVertices}).
      */
     public static DagJob build(HiveConf conf, Context context, QueryPlan queryPlan, TezWork work, int ranks,
-            int taskMemoryMb, Path jarDir) throws Exception {
+            int taskMemoryMb, Path jarDir, boolean concurrentVertices) throws Exception {
         DagShape.check(work);
         HiveDagPlan hive = HiveDagPlan.of(conf, context, queryPlan, work, jarDir);
         DAGPlan plan = hive.plan();
@@ -107,7 +108,8 @@ public final class DagBuilder {
             stages.add(vertex(dagId, hive.dagName(), plan, vertex, tasks, edges,
                     splitRequests.get(vertex.getName())));
         }
-        return new DagJob(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_QUERY_ID), stages, edges, hive.classPath());
+        return new DagJob(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_QUERY_ID), stages, edges, hive.classPath(),
+                concurrentVertices);
     }
 
     /**

@@ -21,8 +21,11 @@ import java.util.Set;
  *
  * @param queryId the Hive query the DAG runs (hive.query.id), which every rank's log names
  * @param classPath the URIs of the session's added jars (ADD JAR), copied beside the DAG, which the tasks load from
+ * @param concurrentVertices whether a rank runs a task of any vertex that is ready when the next in the DAG's order is
+ *     not (vertices side by side), rather than going through them in order
  */
-public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath) {
+public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath,
+        boolean concurrentVertices) {
     /** Every edge's output on the ranks: pairs sent to the partitions of the edge. */
     public static final String SHUFFLE_OUTPUT = "org.datampi.hive.app.MpiShuffleOutput";
     /** A sorted edge's input: a task's pairs in key order, in groups of equal keys. */
@@ -66,6 +69,11 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
         }
     }
 
+    /** A DAG whose vertices run side by side. */
+    public DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edges, List<String> classPath) {
+        this(queryId, vertices, edges, classPath, true);
+    }
+
     /** The stage of the named vertex. */
     public int stageOf(String vertex) {
         for (int stage = 0; stage < vertices.size(); stage++) {
@@ -103,7 +111,7 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
         }
         List<DagVertex> replaced = new ArrayList<>(vertices);
         replaced.set(stage, made);
-        return new DagJob(queryId, replaced, edges, classPath);
+        return new DagJob(queryId, replaced, edges, classPath, concurrentVertices);
     }
 
     /** Tasks handed out by rank 0 (those of vertices that read splits) and the others, for the console. */
@@ -131,6 +139,7 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
         for (String jar : classPath) {
             out.writeUTF(jar);
         }
+        out.writeBoolean(concurrentVertices);
         out.flush();
     }
 
@@ -152,6 +161,6 @@ public record DagJob(String queryId, List<DagVertex> vertices, List<DagEdge> edg
         for (int i = 0; i < jarCount; i++) {
             classPath.add(in.readUTF());
         }
-        return new DagJob(queryId, vertices, edges, classPath);
+        return new DagJob(queryId, vertices, edges, classPath, in.readBoolean());
     }
 }

@@ -80,7 +80,8 @@ public final class DataMPIDagTask extends TezTask {
             int ranks = JobPlan.slots(jobConf);
             dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
             DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,
-                    (int) DataMPISettings.heapMegabytes(jobConf), new Path(dagDir, "jars"));
+                    (int) DataMPISettings.heapMegabytes(jobConf), new Path(dagDir, "jars"),
+                    DataMPISettings.flag(jobConf, DataMPISettings.CONCURRENT_VERTICES, true));
             Path dagFile = new Path(dagDir, "dag");
             FileSystem fs = dagFile.getFileSystem(conf);
             try (OutputStream out = fs.create(dagFile, false)) {

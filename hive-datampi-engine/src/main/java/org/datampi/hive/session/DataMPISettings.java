@@ -67,12 +67,17 @@ public final class DataMPISettings {
     public static final String INPLACE_PROGRESS = "hive.datampi.exec.inplace.progress";
     /** Whether a DAG stage ends with its execution summary on the console (true), as hive.tez.exec.print.summary. */
     public static final String PRINT_SUMMARY = "hive.datampi.exec.print.summary";
+    /**
+     * Whether a DAG's ranks run vertices side by side (true): a rank runs a task of any vertex that is ready when the
+     * next in the DAG's order is not (false: every rank goes through the vertices in the DAG's order).
+     */
+    public static final String CONCURRENT_VERTICES = "hive.datampi.dag.concurrent.vertices";
 
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
             HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES,
-            GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY);
+            GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 
@@ -149,6 +154,7 @@ public final class DataMPISettings {
             case REUSE_RANKS -> flag(conf, REUSE_RANKS, true);
             case INPLACE_PROGRESS -> flag(conf, INPLACE_PROGRESS, true);
             case PRINT_SUMMARY -> flag(conf, PRINT_SUMMARY, true);
+            case CONCURRENT_VERTICES -> flag(conf, CONCURRENT_VERTICES, true);
             case START_TIMEOUT -> seconds(conf, START_TIMEOUT, 120);
             case STAGE_TIMEOUT -> seconds(conf, STAGE_TIMEOUT, 86_400);
             case STAGE_RETRIES -> stageRetries(conf);

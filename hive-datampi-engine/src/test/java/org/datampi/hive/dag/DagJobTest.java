@@ -57,6 +57,10 @@ class DagJobTest {
 
         assertEquals(List.of(sorted, broadcast), read.edges());
         assertEquals(List.of("hdfs://nn/dag/jars/0-udf.jar"), read.classPath());
+        assertTrue(read.concurrentVertices(), "vertices side by side unless the DAG says otherwise");
+        ByteArrayOutputStream inOrder = new ByteArrayOutputStream();
+        new DagJob("hive_query_1", job.vertices(), job.edges(), List.of(), false).write(inOrder);
+        assertFalse(DagJob.read(new ByteArrayInputStream(inOrder.toByteArray())).concurrentVertices());
         assertEquals(1, read.stageOf("Map 1"));
         assertEquals(List.of(broadcast), read.inputsOf("Map 1"));
         assertEquals(sorted, read.edge("Map 1", "Reducer 2"));

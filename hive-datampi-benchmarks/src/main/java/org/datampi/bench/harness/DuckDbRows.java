@@ -1,4 +1,4 @@
-package org.datampi.bench.it;
+package org.datampi.bench.harness;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A DuckDB result as Hive prints rows: tab-separated, NULL as NULL, decimals in plain notation. */
-final class DuckDbRows {
+public final class DuckDbRows {
     private DuckDbRows() {
     }
 
-    static List<String> read(ResultSet result) throws SQLException {
+    public static List<String> read(ResultSet result) throws SQLException {
         List<String> rows = new ArrayList<>();
         int columns = result.getMetaData().getColumnCount();
         while (result.next()) {

@@ -1,4 +1,4 @@
-package org.datampi.bench.it;
+package org.datampi.bench.tpcds;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.datampi.bench.tpcds.TpcdsQuery;
+import org.datampi.bench.harness.DuckDbRows;
+
 
 /**
  * The independent engine TPC-DS answers are checked against: DuckDB, in-process, over the files TpcdsGenerator
@@ -22,7 +23,7 @@ import org.datampi.bench.tpcds.TpcdsQuery;
  * DuckDB ships it (tpcds-queries/duckdb/), not Hive's rewrite: a rewrite that changed a query's meaning shows as a
  * wrong answer.
  */
-final class TpcdsOracle implements AutoCloseable {
+public final class TpcdsOracle implements AutoCloseable {
     private static final Pattern TABLE = Pattern.compile(
             "CREATE EXTERNAL TABLE (\\w+) \\((.*?)\\)\\s*ROW FORMAT", Pattern.DOTALL);
 
@@ -35,7 +36,7 @@ final class TpcdsOracle implements AutoCloseable {
     }
 
     /** DuckDB with the 24 tables read from data/TABLE/*.dat; home is the checkout (tpcds-queries/). */
-    static TpcdsOracle load(Path home, Path data) throws IOException, SQLException {
+    public static TpcdsOracle load(Path home, Path data) throws IOException, SQLException {
         String ddl = Files.readString(home.resolve("tpcds-queries/ddl/text-tables.sql"));
         Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement statement = duckdb.createStatement()) {
@@ -59,7 +60,7 @@ final class TpcdsOracle implements AutoCloseable {
     }
 
     /** The rows of each part of the query, in order, as DuckDB answers its own text of it. */
-    List<List<String>> answers(int number) throws IOException, SQLException {
+    public List<List<String>> answers(int number) throws IOException, SQLException {
         TpcdsQuery query = TpcdsQuery.load(queries, number);
         try (Statement statement = duckdb.createStatement()) {
             List<List<String>> answers = new ArrayList<>();
