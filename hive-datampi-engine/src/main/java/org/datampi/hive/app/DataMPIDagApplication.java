@@ -244,12 +244,7 @@ public final class DataMPIDagApplication {
         VertexSplits.Made splits = VertexSplits.make(vertex, sourceTasks, events);
         DagVertex withTasks = vertex.withTasks(splits.tasks());
         job.pruning().writeVertex(withTasks);
-        TaskCounters saved = new TaskCounters(null);
-        for (CounterGroup group : splits.counters()) {
-            for (TezCounter counter : group) {
-                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
-            }
-        }
+        TaskCounters saved = taskCounters(splits.counters());
         saved.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE,
                 vertex.deferredSplits().orElseThrow().inputDirectories());
         saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.splitsFile(vertex.name()));
@@ -290,12 +285,7 @@ public final class DataMPIDagApplication {
      */
     private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host, long started,
             TaskUsage usage) throws IOException {
-        TaskCounters saved = new TaskCounters(null);
-        for (CounterGroup group : counters) {
-            for (TezCounter counter : group) {
-                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
-            }
-        }
+        TaskCounters saved = taskCounters(counters);
         List<String> hosts = vertex.tasks().get(task).hosts();
         if (vertex.handedOut() && !hosts.isEmpty()) {
             saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
@@ -304,6 +294,17 @@ public final class DataMPIDagApplication {
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
         saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
+    }
+
+    /** Tez's counters in the form the job runner adds up (TaskCounters). */
+    private static TaskCounters taskCounters(TezCounters counters) {
+        TaskCounters saved = new TaskCounters(null);
+        for (CounterGroup group : counters) {
+            for (TezCounter counter : group) {
+                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
+            }
+        }
+        return saved;
     }
 
     private static synchronized Job currentJob(String id) {
