@@ -22,7 +22,9 @@ import java.util.function.IntUnaryOperator;
  * ended itself.
  *
  * <p>Every wait polls the job's health: a lost rank or a failed engine ends it with an exception. The stage calls
- * (nextTask, taskDone, endStage, awaitStage) come from the rank's main thread; senders and receivers may be made on a
+ * (nextTask, taskDone, endStage, awaitStage) come from the rank's main thread; rank 0 may plan a deferred stage
+ * ({@link #planStage}) and any thread may follow stage ends ({@link #stageEnded}, {@link #stageEnds},
+ * {@link #awaitStageEnds}) from threads of its own; senders and receivers may be made on a
  * task's own threads (a task runtime initializes its inputs and outputs in threads of its own), each then used by one
  * thread at a time. Every sender of a job serializes the same key type and order (the job's key order is one).
  */

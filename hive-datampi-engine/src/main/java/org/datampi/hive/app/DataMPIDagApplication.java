@@ -7,9 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntPredicate;
 
 import org.apache.hadoop.conf.Configuration;
@@ -18,16 +16,12 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.tez.common.TezUtils;
-import org.apache.tez.common.counters.CounterGroup;
-import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
-import org.apache.tez.runtime.api.events.InputInitializerEvent;
 import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagEdges;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.dag.PruningFiles;
-import org.datampi.hive.dag.VertexSplits;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.StageRuntime;
@@ -145,6 +139,22 @@ public final class DataMPIDagApplication {
      */
     private static void runStages(Job job, StageRuntime stages) throws Exception {
         DagJob dag = job.dag();
+        // Rank 0 makes the splits of the vertices that pruning defers, in threads of their own (PrunedSplits).
+        PrunedSplits pruned = stages.rank() == 0 && dag.vertices().stream().anyMatch(DagVertex::deferred)
+                ? new PrunedSplits(dag, job.dagFile(), job.pruning(), job.user(), stages,
+                        Runtime.getRuntime().availableProcessors())
+                : null;
+        try {
+            runStages(job, stages, pruned);
+        } finally {
+            if (pruned != null) {
+                pruned.close();
+            }
+        }
+    }
+
+    private static void runStages(Job job, StageRuntime stages, PrunedSplits pruned) throws Exception {
+        DagJob dag = job.dag();
         DagEdges edges = new DagEdges(dag, stages, HiveShuffle.PAIR_TYPES);
         int count = dag.vertices().size();
         // Per stage: the vertex as this rank runs it (a deferred one once its splits are made), and for a vertex whose
@@ -153,19 +163,21 @@ public final class DataMPIDagApplication {
         int[] nextPlaced = new int[count];
         Arrays.fill(nextPlaced, stages.rank());
         boolean[] ended = new boolean[count];
+        // On rank 0, a ready vertex whose splits are still being made is taken up only when no other is ready.
+        IntPredicate awaitsSplits = stage -> pruned != null && vertices.get(stage).deferred() && !pruned.isMade(stage);
         int left = count;
         while (left > 0) {
             long endsSeen = stages.stageEnds();
-            int stage = nextStage(dag, ended, stages::stageEnded);
+            int stage = nextStage(dag, ended, stages::stageEnded, awaitsSplits);
             if (stage < 0) {
                 stages.awaitStageEnds(endsSeen);
                 continue;
             }
             DagVertex vertex = vertices.get(stage);
-            if (vertex.deferred() && stages.rank() == 0) {
-                vertex = makeSplits(job, vertex, vertices);
+            if (vertex.deferred() && pruned != null) {
+                // Planned by the thread that made the splits.
+                vertex = pruned.await(stage);
                 vertices.set(stage, vertex);
-                stages.planStage(stage, vertex.tasks().stream().map(DagVertex.VertexTask::hosts).toList());
             }
             int task;
             if (vertex.handedOut()) {
@@ -204,10 +216,12 @@ public final class DataMPIDagApplication {
     }
 
     /**
-     * The first stage this rank has not ended whose inputs and pruning sources every rank has ended, or -1; without
-     * concurrent vertices only the first stage this rank has not ended, once it is ready.
+     * The first stage this rank has not ended whose inputs and pruning sources every rank has ended, or -1; one that
+     * AWAITS_SPLITS (rank 0 is still making them) only when no other is ready. Without concurrent vertices only the
+     * first stage this rank has not ended, once it is ready.
      */
-    static int nextStage(DagJob dag, boolean[] ended, IntPredicate endedEverywhere) {
+    static int nextStage(DagJob dag, boolean[] ended, IntPredicate endedEverywhere, IntPredicate awaitsSplits) {
+        int awaiting = -1;
         for (int stage = 0; stage < ended.length; stage++) {
             if (ended[stage]) {
                 continue;
@@ -216,42 +230,17 @@ public final class DataMPIDagApplication {
             boolean ready = dag.inputsOf(vertex.name()).stream()
                     .allMatch(input -> endedEverywhere.test(dag.stageOf(input.source())))
                     && vertex.eventSources().stream().allMatch(source -> endedEverywhere.test(dag.stageOf(source)));
-            if (ready) {
+            if (!dag.concurrentVertices()) {
+                return ready ? stage : -1;
+            }
+            if (ready && !awaitsSplits.test(stage)) {
                 return stage;
             }
-            if (!dag.concurrentVertices()) {
-                return -1;
+            if (ready && awaiting < 0) {
+                awaiting = stage;
             }
         }
-        return -1;
-    }
-
-    /**
-     * Rank 0 makes the splits of a vertex that dynamic partition pruning deferred, from the events its sources' tasks
-     * saved (every rank has ended those sources), saves the vertex with its tasks for the other ranks, and the split
-     * generator's counters (with the directories before pruning) for the stage's summary.
-     */
-    private static DagVertex makeSplits(Job job, DagVertex vertex, List<DagVertex> vertices) throws Exception {
-        Map<String, Integer> sourceTasks = new HashMap<>();
-        List<InputInitializerEvent> events = new ArrayList<>();
-        for (String source : vertex.eventSources()) {
-            // A source deferred itself has its tasks here already: rank 0 made its splits before it ran.
-            DagVertex ran = vertices.get(job.dag().stageOf(source));
-            sourceTasks.put(source, ran.tasks().size());
-            events.addAll(job.pruning().readEvents(source, ran.tasks().size()));
-        }
-        long start = System.nanoTime();
-        VertexSplits.Made splits = VertexSplits.make(vertex, sourceTasks, events);
-        DagVertex withTasks = vertex.withTasks(splits.tasks());
-        job.pruning().writeVertex(withTasks);
-        TaskCounters saved = taskCounters(splits.counters());
-        saved.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE,
-                vertex.deferredSplits().orElseThrow().inputDirectories());
-        saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.splitsFile(vertex.name()));
-        LOG.info("Hive query {}: {} pruned by {} events of {}: {} tasks, splits made in {} ms", job.dag().queryId(),
-                vertex.name(), events.size(), sourceTasks.keySet(), withTasks.tasks().size(),
-                (System.nanoTime() - start) / 1_000_000);
-        return withTasks;
+        return awaiting;
     }
 
     private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
@@ -285,7 +274,7 @@ public final class DataMPIDagApplication {
      */
     private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host, long started,
             TaskUsage usage) throws IOException {
-        TaskCounters saved = taskCounters(counters);
+        TaskCounters saved = TaskCounters.of(counters);
         List<String> hosts = vertex.tasks().get(task).hosts();
         if (vertex.handedOut() && !hosts.isEmpty()) {
             saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
@@ -294,17 +283,6 @@ public final class DataMPIDagApplication {
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
         saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
-    }
-
-    /** Tez's counters in the form the job runner adds up (TaskCounters). */
-    private static TaskCounters taskCounters(TezCounters counters) {
-        TaskCounters saved = new TaskCounters(null);
-        for (CounterGroup group : counters) {
-            for (TezCounter counter : group) {
-                saved.incrCounter(group.getName(), counter.getName(), counter.getValue());
-            }
-        }
-        return saved;
     }
 
     private static synchronized Job currentJob(String id) {

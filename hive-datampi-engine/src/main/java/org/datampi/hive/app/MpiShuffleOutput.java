@@ -20,12 +20,15 @@ import org.datampi.mpid.PairSender;
  * An edge's output in a rank (DAG mode), in place of Tez's OrderedPartitionedKVOutput, UnorderedPartitionedKVOutput
  * and UnorderedKVOutput: every pair Hive's operators write (a HiveKey and a BytesWritable) goes into datampi's
  * shuffle while the task runs, to the partition the edge's own partitioner picks (Tez's, from Hive's payload, as
- * Tez's outputs create it) or, on a broadcast edge, to every rank. Nothing is written to disk but the shuffle's spills.
+ * Tez's outputs create it), on a one-to-one edge to the destination task of its own index, or, on a broadcast edge,
+ * to every rank. Nothing is written to disk but the shuffle's spills.
  */
 public final class MpiShuffleOutput extends AbstractLogicalOutput {
     private DagEdge edge;
     private PairSender sender;
     private Partitioner partitioner;
+    /** On a one-to-one edge, the partition of the destination task this task feeds (its own index); else -1. */
+    private int ownPartition = -1;
     private long records;
 
     public MpiShuffleOutput(OutputContext context, int physicalOutputs) {
@@ -37,7 +40,14 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
         HiveShuffle.requestNoMemory(getContext());
         DagEdges edges = DagEdges.of(getContext().getObjectRegistry());
         edge = edges.edge(getContext().getTaskVertexName(), getContext().getDestinationVertexName());
-        if (edge.routing() != DagEdge.Routing.BROADCAST) {
+        if (edge.routing() == DagEdge.Routing.ONE_TO_ONE) {
+            ownPartition = getContext().getTaskIndex();
+            if (ownPartition >= edge.partitions()) {
+                throw new IllegalStateException("Task " + ownPartition + " of " + edge.source() + " has no task of "
+                        + edge.destination() + " to send to over their one-to-one edge (" + edge.partitions()
+                        + " tasks)");
+            }
+        } else if (edge.routing() != DagEdge.Routing.BROADCAST) {
             Configuration conf = TezUtils.createConfFromUserPayload(getContext().getUserPayload());
             conf.setInt(TezRuntimeFrameworkConfigs.TEZ_RUNTIME_NUM_EXPECTED_PARTITIONS, edge.partitions());
             partitioner = TezRuntimeUtils.instantiatePartitioner(conf);
@@ -57,7 +67,9 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
             @Override
             public void write(Object key, Object value) {
                 records++;
-                if (partitioner == null) {
+                if (ownPartition >= 0) {
+                    sender.send(ownPartition, key, value);
+                } else if (partitioner == null) {
                     for (int rank = 0; rank < edge.partitions(); rank++) {
                         sender.send(rank, key, value);
                     }

@@ -16,6 +16,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.Reporter;
+import org.apache.tez.common.counters.CounterGroup;
+import org.apache.tez.common.counters.TezCounter;
+import org.apache.tez.common.counters.TezCounters;
 
 /**
  * The Hadoop Reporter a task's Hive operators count into. When the task ends its counters are written to the job's
@@ -36,6 +39,17 @@ public final class TaskCounters implements Reporter {
 
     public TaskCounters(InputSplit split) {
         this.split = split;
+    }
+
+    /** Tez's counters (a DAG task's, a split generator's) in the form the job runner adds up. */
+    public static TaskCounters of(TezCounters tez) {
+        TaskCounters counters = new TaskCounters(null);
+        for (CounterGroup group : tez) {
+            for (TezCounter counter : group) {
+                counters.incrCounter(group.getName(), counter.getName(), counter.getValue());
+            }
+        }
+        return counters;
     }
 
     @Override

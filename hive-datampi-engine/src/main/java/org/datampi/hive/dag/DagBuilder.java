@@ -170,7 +170,9 @@ public final class DagBuilder {
         Map<String, Integer> inputSenders = new HashMap<>();
         for (DagEdge edge : edges) {
             if (edge.destination().equals(vertex.getName())) {
-                inputSenders.merge(edge.input(), tasks.get(edge.source()).size(), Integer::sum);
+                // A one-to-one edge's destination task reads one source task's output, as under Tez.
+                inputSenders.merge(edge.input(), edge.routing() == DagEdge.Routing.ONE_TO_ONE ? 1
+                        : tasks.get(edge.source()).size(), Integer::sum);
             }
         }
         for (EdgePlan edge : plan.getEdgeList()) {

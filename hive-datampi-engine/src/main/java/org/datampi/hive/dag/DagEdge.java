@@ -16,8 +16,8 @@ import java.io.IOException;
  * @param destination the consuming vertex
  * @param routing how pairs are routed and read
  * @param firstPartition the job-wide number of the edge's partition 0
- * @param partitions one per destination task ({@link Routing#SORTED}, {@link Routing#UNSORTED}), or one per rank
- *     ({@link Routing#BROADCAST})
+ * @param partitions one per destination task ({@link Routing#SORTED}, {@link Routing#UNSORTED},
+ *     {@link Routing#ONE_TO_ONE}), or one per rank ({@link Routing#BROADCAST})
  */
 public record DagEdge(String source, String input, String destination, Routing routing, int firstPartition,
         int partitions) {
@@ -28,7 +28,13 @@ public record DagEdge(String source, String input, String destination, Routing r
         /** Scatter-gather into an unordered input (Tez's UnorderedKVInput): partition p is task p's. */
         UNSORTED,
         /** Every pair to every rank (map-join tables, semijoin filters): partition r is rank r's. */
-        BROADCAST
+        BROADCAST,
+        /**
+         * Every pair of source task t to partition t, destination task t's, read unordered (Tez's one-to-one edge:
+         * as many destination tasks as source tasks; Hive's forwarding reduce sinks into dynamically partitioned
+         * hash joins).
+         */
+        ONE_TO_ONE
     }
 
     public DagEdge {

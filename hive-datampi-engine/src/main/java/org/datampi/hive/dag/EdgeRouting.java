@@ -9,11 +9,19 @@ import java.util.Set;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
 import org.apache.tez.dag.api.records.DAGProtos.EdgePlan;
+import org.apache.tez.dag.api.records.DAGProtos.PlanEdgeDataMovementType;
 
 /**
  * A DAG plan's edges as streams of datampi's shuffle ({@link DagEdge}): each edge a range of the job's partition
- * numbers (one per destination task for a scatter-gather edge, one per rank for a broadcast edge), sorted when its
- * destination reads it in groups of equal keys; a union's members send to the partitions of the union's one edge.
+ * numbers (one per destination task for a scatter-gather or one-to-one edge, one per rank for a broadcast edge),
+ * sorted when its destination reads it in groups of equal keys; a union's members send to the partitions of the
+ * union's one edge.
+ *
+ * <p>A cross product's edges (Tez's cartesian product edges, {@code hive.tez.cartesian-product.enabled}) become a
+ * grid of one row: the source with the most tasks is split over the destination's tasks (its own partitioner, which
+ * hashes values, picks each pair's task) and every other source is broadcast, so that each destination task pairs its
+ * share of the one with all of the others. Tez's vertex manager makes a grid of chunks of every source; one row keeps
+ * each partition on one rank, read by one task, as every other edge here.
  */
 final class EdgeRouting {
     private EdgeRouting() {
@@ -22,12 +30,13 @@ final class EdgeRouting {
     /**
      * The plan's edges in its order, with the tasks of each destination vertex (by name) on RANKS ranks.
      *
-     * @throws HiveException for an edge the ranks do not run (one-to-one, custom), or a sorted edge into a vertex that
-     *     reads splits
+     * @throws HiveException for an edge the ranks do not run (custom edges but a cross product's: bucket map joins),
+     *     or an edge other than a broadcast into a vertex that reads splits
      */
     static List<DagEdge> route(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks, int ranks)
             throws HiveException {
         List<DagEdge> edges = new ArrayList<>();
+        Map<String, String> splitCrossSources = splitCrossSources(plan, tasks);
         Map<String, DagEdge> groupEdges = new HashMap<>();
         int partitions = 0;
         for (EdgePlan edge : plan.getEdgeList()) {
@@ -39,7 +48,9 @@ final class EdgeRouting {
                         shared.firstPartition(), shared.partitions()));
                 continue;
             }
-            DagEdge routed = route(edge, input, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks);
+            boolean splitCross = edge.getInputVertexName().equals(splitCrossSources.get(edge.getOutputVertexName()));
+            DagEdge routed = route(edge, input, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks,
+                    splitCross);
             groupEdges.put(input + " -> " + edge.getOutputVertexName(), routed);
             boolean readsSplits = plan.getVertexList().stream().anyMatch(vertex -> vertex.getName()
                     .equals(edge.getOutputVertexName()) && vertex.getInputsCount() > 0);
@@ -54,20 +65,53 @@ final class EdgeRouting {
         return edges;
     }
 
-    /** The edge's routing on the ranks, from Tez's data movement and the input Hive gave its destination. */
-    private static DagEdge route(EdgePlan edge, String input, int firstPartition, int destinationTasks, int ranks)
-            throws HiveException {
+    /**
+     * The edge's routing on the ranks, from Tez's data movement and the input Hive gave its destination; SPLIT_CROSS
+     * for the source of a cross product that is split over the destination's tasks.
+     */
+    private static DagEdge route(EdgePlan edge, String input, int firstPartition, int destinationTasks, int ranks,
+            boolean splitCross) throws HiveException {
         String inputClass = edge.getEdgeDestination().getClassName();
-        return switch (edge.getDataMovementType()) {
-            case BROADCAST -> new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(),
-                    DagEdge.Routing.BROADCAST, firstPartition, ranks);
-            case SCATTER_GATHER -> new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(),
-                    GROUPED_INPUTS.contains(inputClass) ? DagEdge.Routing.SORTED : DagEdge.Routing.UNSORTED,
-                    firstPartition, Math.max(1, destinationTasks));
+        DagEdge.Routing routing = switch (edge.getDataMovementType()) {
+            case BROADCAST -> DagEdge.Routing.BROADCAST;
+            case SCATTER_GATHER -> GROUPED_INPUTS.contains(inputClass) ? DagEdge.Routing.SORTED
+                    : DagEdge.Routing.UNSORTED;
+            case ONE_TO_ONE -> DagEdge.Routing.ONE_TO_ONE;
+            case CUSTOM -> {
+                if (!isCrossProduct(edge)) {
+                    throw new HiveException("datampi's DAG mode does not run the custom edge "
+                            + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " ("
+                            + edge.getEdgeManager().getClassName() + ") yet");
+                }
+                yield splitCross ? DagEdge.Routing.UNSORTED : DagEdge.Routing.BROADCAST;
+            }
             default -> throw new HiveException("datampi's DAG mode does not run the " + edge.getDataMovementType()
                     + " edge " + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " yet");
         };
+        return new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(), routing, firstPartition,
+                routing == DagEdge.Routing.BROADCAST ? ranks : Math.max(1, destinationTasks));
     }
+
+    /** Per cross product's destination, the source split over its tasks: the one of most tasks, or the first. */
+    private static Map<String, String> splitCrossSources(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks) {
+        Map<String, String> split = new HashMap<>();
+        for (EdgePlan edge : plan.getEdgeList()) {
+            if (isCrossProduct(edge)) {
+                split.merge(edge.getOutputVertexName(), edge.getInputVertexName(), (chosen, other) ->
+                        tasks.get(other).size() > tasks.get(chosen).size() ? other : chosen);
+            }
+        }
+        return split;
+    }
+
+    private static boolean isCrossProduct(EdgePlan edge) {
+        return edge.getDataMovementType() == PlanEdgeDataMovementType.CUSTOM && edge.hasEdgeManager()
+                && CROSS_PRODUCT_EDGE.equals(edge.getEdgeManager().getClassName());
+    }
+
+    /** Tez's edge manager of Hive's cross product edges (XPROD_EDGE). */
+    private static final String CROSS_PRODUCT_EDGE =
+            "org.apache.tez.runtime.library.cartesianproduct.CartesianProductEdgeManager";
 
     /** Tez's inputs that read a sorted edge in groups of equal keys; Hive's other edge inputs are unordered. */
     private static final Set<String> GROUPED_INPUTS = Set.of(

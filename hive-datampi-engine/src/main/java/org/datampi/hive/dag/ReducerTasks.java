@@ -25,17 +25,22 @@ final class ReducerTasks {
      * hive.datampi.parallelism; enhanced: as many as its largest input vertex's, one for a leaf): a count Hive
      * estimated (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per
      * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept. A source pruned while the DAG
-     * runs counts as one task per rank.
+     * runs counts as one task per rank. The destination of a one-to-one edge has its source's tasks; a cross
+     * product's, whose count Hive leaves to Tez's vertex manager, is counted as an estimated one.
      */
     static int count(HiveConf conf, TezWork work, VertexPlan vertex, Map<String, List<DagVertex.VertexTask>> tasks,
             Map<String, SplitRequest> splitRequests, int ranks) throws HiveException {
+        BaseWork unit = work.getAllWork().stream().filter(w -> w.getName().equals(vertex.getName())).findFirst()
+                .orElseThrow();
         int hiveTasks = vertex.getTaskConfig().getNumTasks();
-        if (hiveTasks < 1) {
+        boolean crossProduct = work.getParents(unit).stream().anyMatch(parent ->
+                work.getEdgeProperty(parent, unit).getEdgeType() == TezEdgeProperty.EdgeType.XPROD_EDGE);
+        if (hiveTasks < 1 && crossProduct) {
+            hiveTasks = 1;
+        } else if (hiveTasks < 1) {
             throw new HiveException("datampi's DAG mode needs a fixed task count for " + vertex.getName() + " (got "
                     + hiveTasks + ")");
         }
-        BaseWork unit = work.getAllWork().stream().filter(w -> w.getName().equals(vertex.getName())).findFirst()
-                .orElseThrow();
         int sourceTasks = 1;
         boolean estimated = true;
         for (BaseWork parent : work.getParents(unit)) {
@@ -44,6 +49,15 @@ final class ReducerTasks {
                 // The vertex is a member of the union (its rows are the union's), not fed by it.
                 continue;
             }
+            if (type == TezEdgeProperty.EdgeType.ONE_TO_ONE_EDGE) {
+                // Source task t feeds task t alone.
+                SplitRequest pruned = splitRequests.get(parent.getName());
+                if (pruned != null && pruned.pruned()) {
+                    throw new HiveException("datampi's DAG mode does not run the one-to-one edge from "
+                            + parent.getName() + ", whose tasks are known only once pruned, to " + unit.getName());
+                }
+                return tasks.get(parent.getName()).size();
+            }
             // A union's members send to the vertex as one input.
             List<BaseWork> senders = parent instanceof UnionWork ? HiveDagPlan.unionMembers(work, parent) : List.of(parent);
             for (BaseWork sender : senders) {
@@ -51,7 +65,8 @@ final class ReducerTasks {
                 SplitRequest pruned = splitRequests.get(sender.getName());
                 sourceTasks = Math.max(sourceTasks, pruned != null && pruned.pruned() ? ranks
                         : tasks.get(sender.getName()).size());
-                estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
+                estimated &= type == TezEdgeProperty.EdgeType.XPROD_EDGE
+                        || type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
             }
         }
         // Enhanced parallelism gives the query's last vertex (one writing, not feeding another) one task, as the

@@ -76,15 +76,52 @@ class EdgeRoutingTest {
                 new DagEdge("Map 5", "Union 7", "Reducer 6", DagEdge.Routing.UNSORTED, 5, 2)), edges);
     }
 
+    /**
+     * Reducer 2 forwards to Reducer 3 over a one-to-one edge (3 tasks each): one partition per task, each source task
+     * sending to its own. Map 4 (1 task), Map 5 (3 tasks) and Map 6 (2 tasks) meet in Reducer 7's cross product: Map 5,
+     * the source of most tasks, is split over Reducer 7's 2 tasks, the others broadcast to each rank.
+     */
+    @Test
+    void oneToOneEdgesFeedTheirOwnTaskAndACrossProductSplitsItsLargestSource() throws HiveException {
+        DAGPlan plan = DAGPlan.newBuilder().setName("dag")
+                .addVertex(vertex("Reducer 2", false)).addVertex(vertex("Reducer 3", false))
+                .addVertex(vertex("Map 4", true)).addVertex(vertex("Map 5", true)).addVertex(vertex("Map 6", true))
+                .addVertex(vertex("Reducer 7", false))
+                .addEdge(edge("Reducer 2", "Reducer 3", PlanEdgeDataMovementType.ONE_TO_ONE, UNORDERED))
+                .addEdge(crossProduct("Map 4", "Reducer 7")).addEdge(crossProduct("Map 5", "Reducer 7"))
+                .addEdge(crossProduct("Map 6", "Reducer 7"))
+                .buildPartial();
+
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks("Reducer 2", 3, "Reducer 3", 3, "Map 4", 1, "Map 5", 3,
+                "Map 6", 2, "Reducer 7", 2), 2);
+
+        assertEquals(List.of(
+                new DagEdge("Reducer 2", "Reducer 2", "Reducer 3", DagEdge.Routing.ONE_TO_ONE, 0, 3),
+                new DagEdge("Map 4", "Map 4", "Reducer 7", DagEdge.Routing.BROADCAST, 3, 2),
+                new DagEdge("Map 5", "Map 5", "Reducer 7", DagEdge.Routing.UNSORTED, 5, 2),
+                new DagEdge("Map 6", "Map 6", "Reducer 7", DagEdge.Routing.BROADCAST, 7, 2)), edges);
+    }
+
+    private static EdgePlan crossProduct(String from, String to) {
+        return edge(from, to, PlanEdgeDataMovementType.CUSTOM, UNORDERED).toBuilder()
+                .setEdgeManager(TezEntityDescriptorProto.newBuilder()
+                        .setClassName("org.apache.tez.runtime.library.cartesianproduct.CartesianProductEdgeManager"))
+                .buildPartial();
+    }
+
     @Test
     void edgesTheRanksDoNotRunAreRefusedNamingThem() {
-        DAGPlan oneToOne = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
-                .addVertex(vertex("Reducer 2", false))
-                .addEdge(edge("Map 1", "Reducer 2", PlanEdgeDataMovementType.ONE_TO_ONE, UNORDERED)).buildPartial();
+        DAGPlan bucketMapJoin = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Map 2", true))
+                .addEdge(edge("Map 1", "Map 2", PlanEdgeDataMovementType.CUSTOM, UNORDERED).toBuilder()
+                        .setEdgeManager(TezEntityDescriptorProto.newBuilder()
+                                .setClassName("org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge"))
+                        .buildPartial())
+                .buildPartial();
         HiveException refused = assertThrows(HiveException.class,
-                () -> EdgeRouting.route(oneToOne, tasks("Map 1", 1, "Reducer 2", 1), 2));
-        assertEquals("datampi's DAG mode does not run the ONE_TO_ONE edge Map 1 -> Reducer 2 yet",
-                refused.getMessage());
+                () -> EdgeRouting.route(bucketMapJoin, tasks("Map 1", 1, "Map 2", 1), 2));
+        assertEquals("datampi's DAG mode does not run the custom edge Map 1 -> Map 2 "
+                + "(org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge) yet", refused.getMessage());
 
         DAGPlan sortedIntoScan = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
                 .addVertex(vertex("Map 2", true))

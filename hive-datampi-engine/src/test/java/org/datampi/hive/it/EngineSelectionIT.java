@@ -111,9 +111,7 @@ class EngineSelectionIT {
      * the DAG on the ranks with Tez's task runtime and Hive's Tez processors: a map vertex, a map vertex feeding a
      * reduce vertex over datampi's shuffle (a GROUP BY), and a reduce vertex feeding another (a GROUP BY then an ORDER
      * BY), a UNION ALL (a vertex group) written directly and one feeding a GROUP BY, with the rows of Hive on MR, also
-     * when written with INSERT OVERWRITE. A DAG with what the ranks do not run yet (a cross product's edge) is refused
-     * before anything is read or written, naming the setting; EXPLAIN shows it. EXPLAIN names a DAG stage "DataMPI
-     * DAG", with Hive's vertices and edges.
+     * when written with INSERT OVERWRITE. EXPLAIN names a DAG stage "DataMPI DAG", with Hive's vertices and edges.
      */
     @Test
     void theDagShapeRunsOnTheRanksWhileTheSessionStaysOnDatampi() {
@@ -162,19 +160,6 @@ class EngineSelectionIT {
             assertTrue(String.join("\n", hive.query("EXPLAIN " + union)).contains("Union 2"), "a vertex group");
             assertEquals(unioned, sortedRows(union, ": Map 1 ("), "a union's vertices writing, as MR");
             assertEquals(unionedGrouped, sortedRows(unionGrouped, ", Reducer "), "a union feeding a GROUP BY, as MR");
-            hive.query("SET hive.tez.cartesian-product.enabled=true");
-            hive.query("SET hive.auto.convert.join=false");
-            String crossProduct = "INSERT OVERWRITE TABLE dag_target SELECT a.id, b.name, 0 FROM sales_orc a CROSS "
-                    + "JOIN sales_text b";
-            assertTrue(String.join("\n", hive.query("EXPLAIN " + crossProduct)).contains("XPROD_EDGE"),
-                    "a cross product's edge");
-            String refused = hive.failure(crossProduct).getMessage();
-            hive.query("SET hive.tez.cartesian-product.enabled=false");
-            hive.query("SET hive.auto.convert.join=true");
-            assertTrue(refused.contains("DataMPIDagTask") && refused.contains("does not run the XPROD_EDGE")
-                    && refused.contains("hive.datampi.plan=mapreduce"), refused);
-            assertEquals(List.of("0\tbefore\t1.00"), hive.query("SELECT * FROM dag_target"),
-                    "the refused DAG wrote nothing");
             hive.query("INSERT OVERWRITE TABLE dag_target " + select);
             int before = hive.consoleText().length();
             hive.query("SET hive.execution.engine");
@@ -191,6 +176,33 @@ class EngineSelectionIT {
         mapreduceShape();
         String mapreduce = String.join("\n", hive.query("EXPLAIN " + select));
         assertTrue(mapreduce.contains("DataMPI") && !mapreduce.contains("Vertex"), mapreduce);
+    }
+
+    /**
+     * A cross product's edges (hive.tez.cartesian-product.enabled, a join without keys) run on the ranks with the rows
+     * of Hive on MR: the destination's two tasks each pair their share of one source with all of the other.
+     */
+    @Test
+    void crossProductEdgesRunOnTheRanks() {
+        String crossProduct = "SELECT a.category, b.category, count(*), sum(a.amount * b.id) FROM (SELECT * FROM "
+                + "sales_orc WHERE id % 40 = 1) a CROSS JOIN (SELECT * FROM sales_text WHERE id % 60 = 2) b "
+                + "GROUP BY a.category, b.category";
+        hive.setEngine("mr");
+        List<String> crossedByMr = sortedRows(crossProduct, "job_local");
+        assertFalse(crossedByMr.isEmpty(), "MR joins rows");
+        hive.setEngine("datampi");
+        try {
+            hive.query("SET hive.tez.cartesian-product.enabled=true");
+            hive.query("SET hive.auto.convert.join=false");
+            String explained = String.join("\n", hive.query("EXPLAIN " + crossProduct));
+            Matcher destination = Pattern.compile("(Reducer \\d+) <- Map \\d+ \\(XPROD_EDGE\\)").matcher(explained);
+            assertTrue(destination.find(), "a cross product's edges: " + explained);
+            assertEquals(crossedByMr, sortedRows(crossProduct, destination.group(1) + " (2 tasks)"),
+                    "the cross product on two tasks, as MR");
+        } finally {
+            hive.query("SET hive.tez.cartesian-product.enabled=false");
+            hive.query("SET hive.auto.convert.join=true");
+        }
     }
 
     /**
