@@ -140,9 +140,10 @@ public final class DataMPIDagApplication {
     private static void runStages(Job job, StageRuntime stages) throws Exception {
         DagJob dag = job.dag();
         // Rank 0 makes the splits of the vertices that pruning defers, in threads of their own (PrunedSplits).
+        // At most four at once: each split generator holds its partitions' metadata on rank 0's task-sized heap.
         PrunedSplits pruned = stages.rank() == 0 && dag.vertices().stream().anyMatch(DagVertex::deferred)
                 ? new PrunedSplits(dag, job.dagFile(), job.pruning(), job.user(), stages,
-                        Runtime.getRuntime().availableProcessors())
+                        Math.min(4, Runtime.getRuntime().availableProcessors()))
                 : null;
         try {
             runStages(job, stages, pruned);

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PrunedSplits implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PrunedSplits.class);
+    private static final int CLOSE_WAIT_SECONDS = 10;
 
     private final DagJob dag;
     private final Path dagFile;
@@ -49,6 +51,7 @@ final class PrunedSplits implements AutoCloseable {
     private final StageRuntime stages;
     private final ExecutorService threads;
     private final Thread watcher;
+    private volatile boolean closed;
     /** By stage, the deferred vertices whose splits are being made or are made. */
     private final Map<Integer, Future<DagVertex>> making = new HashMap<>();
 
@@ -90,8 +93,14 @@ final class PrunedSplits implements AutoCloseable {
                 stages.awaitStageEnds(seen);
             }
         } catch (RuntimeException e) {
-            // The job ended (closed, or failed: the main thread hears it from the runtime too).
-            LOG.debug("Stopped watching for pruned vertices to make the splits of: {}", e.toString());
+            if (closed) {
+                // The job ended: its rank stopped waiting.
+                LOG.debug("Stopped watching for pruned vertices to make the splits of: {}", e.toString());
+            } else {
+                // The job failed (the main thread hears it from the runtime too), or the watcher did: the main
+                // thread then starts each vertex's splits itself on its way to it (await).
+                LOG.warn("Stopped watching for pruned vertices to make the splits of", e);
+            }
         }
     }
 
@@ -191,9 +200,18 @@ final class PrunedSplits implements AutoCloseable {
         return withTasks;
     }
 
+    /**
+     * Stops the watcher and any split making still under way, and waits a while for them: a split generator left
+     * running would read with this job's class loader and file systems after the job has closed them.
+     */
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
+        closed = true;
         watcher.interrupt();
         threads.shutdownNow();
+        if (!threads.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+            LOG.warn("Split making of a pruned vertex still runs {} s after its job ended", CLOSE_WAIT_SECONDS);
+        }
+        watcher.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
     }
 }

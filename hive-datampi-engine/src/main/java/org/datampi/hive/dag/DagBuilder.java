@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -102,7 +103,9 @@ public final class DagBuilder {
                         splitRequests, ranks), new DagVertex.VertexTask(new byte[0], List.of())));
             }
         }
-        List<DagEdge> edges = EdgeRouting.route(plan, tasks, ranks);
+        Set<String> pruned = splitRequests.entrySet().stream().filter(request -> request.getValue().pruned())
+                .map(Map.Entry::getKey).collect(Collectors.toSet());
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks, pruned, ranks);
         List<DagVertex> stages = new ArrayList<>();
         for (VertexPlan vertex : order) {
             stages.add(vertex(dagId, hive.dagName(), plan, vertex, tasks, edges,

@@ -2,6 +2,7 @@ package org.datampi.hive.dag;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,9 +19,9 @@ import org.apache.tez.dag.api.records.DAGProtos.PlanEdgeDataMovementType;
  * union's one edge.
  *
  * <p>A cross product's edges (Tez's cartesian product edges, {@code hive.tez.cartesian-product.enabled}) become a
- * grid of one row: the source with the most tasks is split over the destination's tasks (its own partitioner, which
- * hashes values, picks each pair's task) and every other source is broadcast, so that each destination task pairs its
- * share of the one with all of the others. Tez's vertex manager makes a grid of chunks of every source; one row keeps
+ * grid of one row: the input of most tasks is split over the destination's tasks (its own partitioner, which hashes
+ * values, picks each pair's task) and every other input is broadcast, so that each destination task pairs its share
+ * of the one with all of the others. Tez's vertex manager makes a grid of chunks of every source; one row keeps
  * each partition on one rank, read by one task, as every other edge here.
  */
 final class EdgeRouting {
@@ -28,15 +29,16 @@ final class EdgeRouting {
     }
 
     /**
-     * The plan's edges in its order, with the tasks of each destination vertex (by name) on RANKS ranks.
+     * The plan's edges in its order, with the tasks of each vertex (by name) on RANKS ranks; PRUNED names the vertices
+     * whose splits pruning defers (no tasks yet).
      *
      * @throws HiveException for an edge the ranks do not run (custom edges but a cross product's: bucket map joins),
      *     or an edge other than a broadcast into a vertex that reads splits
      */
-    static List<DagEdge> route(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks, int ranks)
-            throws HiveException {
+    static List<DagEdge> route(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks, Set<String> pruned,
+            int ranks) throws HiveException {
         List<DagEdge> edges = new ArrayList<>();
-        Map<String, String> splitCrossSources = splitCrossSources(plan, tasks);
+        Map<String, String> splitCrossInputs = splitCrossInputs(plan, tasks, pruned, ranks);
         Map<String, DagEdge> groupEdges = new HashMap<>();
         int partitions = 0;
         for (EdgePlan edge : plan.getEdgeList()) {
@@ -48,7 +50,7 @@ final class EdgeRouting {
                         shared.firstPartition(), shared.partitions()));
                 continue;
             }
-            boolean splitCross = edge.getInputVertexName().equals(splitCrossSources.get(edge.getOutputVertexName()));
+            boolean splitCross = input.equals(splitCrossInputs.get(edge.getOutputVertexName()));
             DagEdge routed = route(edge, input, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks,
                     splitCross);
             groupEdges.put(input + " -> " + edge.getOutputVertexName(), routed);
@@ -92,15 +94,25 @@ final class EdgeRouting {
                 routing == DagEdge.Routing.BROADCAST ? ranks : Math.max(1, destinationTasks));
     }
 
-    /** Per cross product's destination, the source split over its tasks: the one of most tasks, or the first. */
-    private static Map<String, String> splitCrossSources(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks) {
-        Map<String, String> split = new HashMap<>();
+    /**
+     * Per cross product's destination, the input split over its tasks: the one of most tasks (a union's members'
+     * added up, a scan whose splits pruning defers counted as one task per rank, as ReducerTasks counts it), or the
+     * first of them.
+     */
+    private static Map<String, String> splitCrossInputs(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks,
+            Set<String> pruned, int ranks) {
+        Map<String, Map<String, Integer>> inputTasks = new LinkedHashMap<>();
         for (EdgePlan edge : plan.getEdgeList()) {
             if (isCrossProduct(edge)) {
-                split.merge(edge.getOutputVertexName(), edge.getInputVertexName(), (chosen, other) ->
-                        tasks.get(other).size() > tasks.get(chosen).size() ? other : chosen);
+                String source = edge.getInputVertexName();
+                inputTasks.computeIfAbsent(edge.getOutputVertexName(), destination -> new LinkedHashMap<>())
+                        .merge(inputName(plan, edge), pruned.contains(source) ? ranks : tasks.get(source).size(),
+                                Integer::sum);
             }
         }
+        Map<String, String> split = new HashMap<>();
+        inputTasks.forEach((destination, inputs) -> split.put(destination, inputs.entrySet().stream()
+                .reduce((first, other) -> other.getValue() > first.getValue() ? other : first).orElseThrow().getKey()));
         return split;
     }
 

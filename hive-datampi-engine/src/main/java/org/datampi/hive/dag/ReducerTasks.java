@@ -32,10 +32,23 @@ final class ReducerTasks {
             Map<String, SplitRequest> splitRequests, int ranks) throws HiveException {
         BaseWork unit = work.getAllWork().stream().filter(w -> w.getName().equals(vertex.getName())).findFirst()
                 .orElseThrow();
+        for (BaseWork parent : work.getParents(unit)) {
+            if (work.getEdgeProperty(parent, unit).getEdgeType() == TezEdgeProperty.EdgeType.ONE_TO_ONE_EDGE) {
+                // Source task t feeds task t alone.
+                SplitRequest pruned = splitRequests.get(parent.getName());
+                if (parent instanceof UnionWork || pruned != null && pruned.pruned()) {
+                    throw new HiveException("datampi's DAG mode does not run the one-to-one edge from "
+                            + parent.getName() + " to " + unit.getName() + " yet: its tasks are not known before "
+                            + "the DAG runs");
+                }
+                return tasks.get(parent.getName()).size();
+            }
+        }
         int hiveTasks = vertex.getTaskConfig().getNumTasks();
-        boolean crossProduct = work.getParents(unit).stream().anyMatch(parent ->
+        // Hive leaves a cross product's task count to Tez's vertex manager: here it is ours to choose.
+        boolean ours = hiveTasks < 1 && work.getParents(unit).stream().anyMatch(parent ->
                 work.getEdgeProperty(parent, unit).getEdgeType() == TezEdgeProperty.EdgeType.XPROD_EDGE);
-        if (hiveTasks < 1 && crossProduct) {
+        if (ours) {
             hiveTasks = 1;
         } else if (hiveTasks < 1) {
             throw new HiveException("datampi's DAG mode needs a fixed task count for " + vertex.getName() + " (got "
@@ -49,30 +62,21 @@ final class ReducerTasks {
                 // The vertex is a member of the union (its rows are the union's), not fed by it.
                 continue;
             }
-            if (type == TezEdgeProperty.EdgeType.ONE_TO_ONE_EDGE) {
-                // Source task t feeds task t alone.
-                SplitRequest pruned = splitRequests.get(parent.getName());
-                if (pruned != null && pruned.pruned()) {
-                    throw new HiveException("datampi's DAG mode does not run the one-to-one edge from "
-                            + parent.getName() + ", whose tasks are known only once pruned, to " + unit.getName());
-                }
-                return tasks.get(parent.getName()).size();
-            }
             // A union's members send to the vertex as one input.
-            List<BaseWork> senders = parent instanceof UnionWork ? HiveDagPlan.unionMembers(work, parent) : List.of(parent);
+            List<BaseWork> senders = parent instanceof UnionWork ? HiveDagPlan.unionMembers(work, parent)
+                    : List.of(parent);
             for (BaseWork sender : senders) {
                 // A vertex pruned while the DAG runs has no task count yet: one per rank, as for most scans.
                 SplitRequest pruned = splitRequests.get(sender.getName());
                 sourceTasks = Math.max(sourceTasks, pruned != null && pruned.pruned() ? ranks
                         : tasks.get(sender.getName()).size());
-                estimated &= type == TezEdgeProperty.EdgeType.XPROD_EDGE
-                        || type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
+                estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
             }
         }
         // Enhanced parallelism gives the query's last vertex (one writing, not feeding another) one task, as the
         // last stage of a query in the mapreduce shape.
         boolean last = work.getChildren(unit).isEmpty();
-        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !estimated, last).aTasks();
+        return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !(estimated || ours), last).aTasks();
     }
 
     /** Whether Hive estimated the task count of the vertex CHILD from PARENT's reduce sinks (they may change it). */

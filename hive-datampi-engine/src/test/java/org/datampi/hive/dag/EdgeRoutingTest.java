@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.hadoop.hive.ql.metadata.HiveException;
 import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
@@ -67,7 +68,7 @@ class EdgeRoutingTest {
                 .buildPartial();
 
         List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 4, "Reducer 2", 3, "Map 3", 1, "Map 4", 2,
-                "Map 5", 1, "Reducer 6", 2), 2);
+                "Map 5", 1, "Reducer 6", 2), Set.of(), 2);
 
         assertEquals(List.of(
                 new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 0, 2),
@@ -93,13 +94,44 @@ class EdgeRoutingTest {
                 .buildPartial();
 
         List<DagEdge> edges = EdgeRouting.route(plan, tasks("Reducer 2", 3, "Reducer 3", 3, "Map 4", 1, "Map 5", 3,
-                "Map 6", 2, "Reducer 7", 2), 2);
+                "Map 6", 2, "Reducer 7", 2), Set.of(), 2);
 
         assertEquals(List.of(
                 new DagEdge("Reducer 2", "Reducer 2", "Reducer 3", DagEdge.Routing.ONE_TO_ONE, 0, 3),
                 new DagEdge("Map 4", "Map 4", "Reducer 7", DagEdge.Routing.BROADCAST, 3, 2),
                 new DagEdge("Map 5", "Map 5", "Reducer 7", DagEdge.Routing.UNSORTED, 5, 2),
                 new DagEdge("Map 6", "Map 6", "Reducer 7", DagEdge.Routing.BROADCAST, 7, 2)), edges);
+    }
+
+    /**
+     * A cross product's input of most tasks is split: the union of Map 1 (1 task) and Map 2 (2 tasks) outweighs Map 3
+     * (2 tasks), and both of its members are split alike; a scan whose splits pruning defers (Map 5, no tasks yet)
+     * counts as one task per rank and outweighs Map 4 (1 task).
+     */
+    @Test
+    void aCrossProductSplitsTheInputOfMostTasksAUnionsMembersAddedUpAndAPrunedScanAsOnePerRank()
+            throws HiveException {
+        DAGPlan plan = DAGPlan.newBuilder().setName("dag")
+                .addVertex(vertex("Map 1", true)).addVertex(vertex("Map 2", true)).addVertex(vertex("Map 3", true))
+                .addVertex(vertex("Reducer 6", false)).addVertex(vertex("Map 4", true))
+                .addVertex(vertex("Map 5", true)).addVertex(vertex("Reducer 7", false))
+                .addEdge(crossProduct("Map 1", "Reducer 6")).addEdge(crossProduct("Map 2", "Reducer 6"))
+                .addEdge(crossProduct("Map 3", "Reducer 6"))
+                .addEdge(crossProduct("Map 4", "Reducer 7")).addEdge(crossProduct("Map 5", "Reducer 7"))
+                .addVertexGroups(PlanVertexGroupInfo.newBuilder().setGroupName("Union 8").addGroupMembers("Map 1")
+                        .addGroupMembers("Map 2").addEdgeMergedInputs(PlanGroupInputEdgeInfo.newBuilder()
+                                .setDestVertexName("Reducer 6").buildPartial()).buildPartial())
+                .buildPartial();
+
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 1, "Map 2", 2, "Map 3", 2, "Reducer 6", 2,
+                "Map 4", 1, "Map 5", 0, "Reducer 7", 2), Set.of("Map 5"), 2);
+
+        assertEquals(List.of(
+                new DagEdge("Map 1", "Union 8", "Reducer 6", DagEdge.Routing.UNSORTED, 0, 2),
+                new DagEdge("Map 2", "Union 8", "Reducer 6", DagEdge.Routing.UNSORTED, 0, 2),
+                new DagEdge("Map 3", "Map 3", "Reducer 6", DagEdge.Routing.BROADCAST, 2, 2),
+                new DagEdge("Map 4", "Map 4", "Reducer 7", DagEdge.Routing.BROADCAST, 4, 2),
+                new DagEdge("Map 5", "Map 5", "Reducer 7", DagEdge.Routing.UNSORTED, 6, 2)), edges);
     }
 
     private static EdgePlan crossProduct(String from, String to) {
@@ -119,7 +151,7 @@ class EdgeRoutingTest {
                         .buildPartial())
                 .buildPartial();
         HiveException refused = assertThrows(HiveException.class,
-                () -> EdgeRouting.route(bucketMapJoin, tasks("Map 1", 1, "Map 2", 1), 2));
+                () -> EdgeRouting.route(bucketMapJoin, tasks("Map 1", 1, "Map 2", 1), Set.of(), 2));
         assertEquals("datampi's DAG mode does not run the custom edge Map 1 -> Map 2 "
                 + "(org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge) yet", refused.getMessage());
 
@@ -127,7 +159,7 @@ class EdgeRoutingTest {
                 .addVertex(vertex("Map 2", true))
                 .addEdge(edge("Map 1", "Map 2", PlanEdgeDataMovementType.SCATTER_GATHER, GROUPED)).buildPartial();
         HiveException intoScan = assertThrows(HiveException.class,
-                () -> EdgeRouting.route(sortedIntoScan, tasks("Map 1", 1, "Map 2", 1), 2));
+                () -> EdgeRouting.route(sortedIntoScan, tasks("Map 1", 1, "Map 2", 1), Set.of(), 2));
         assertEquals("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; Map 1 -> Map 2 is "
                 + "SCATTER_GATHER", intoScan.getMessage());
     }
