@@ -10,6 +10,7 @@ import org.apache.hive.service.server.HiveServer2;
 import org.datampi.hive.session.DataMPIEngine;
 import org.datampi.hive.session.DataMPISessionHook;
 import org.datampi.hive.session.EmbeddedHive;
+import org.datampi.hive.session.EmbeddedMetastore;
 
 /**
  * bin/hiveserver2-datampi: Hive's own HiveServer2 (hive-service 4.0.1, the last published, over hive-exec 4.1.0) in the
@@ -84,6 +85,7 @@ public final class HiveServer2Datampi {
         overrides.put("hive.server2.logging.operation.log.location", state.resolve("operation-logs").toString());
         overrides.putAll(settings);
         HiveConf.overrides.putAll(overrides);
+        EmbeddedMetastore.createIfNew(new HiveConf(), state);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install();
 

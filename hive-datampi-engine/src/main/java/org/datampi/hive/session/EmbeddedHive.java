@@ -29,17 +29,22 @@ public final class EmbeddedHive {
         requireNonNull(stateDir, "stateDir is null");
         Path state = stateDir.toAbsolutePath();
         return Map.ofEntries(
-                Map.entry("javax.jdo.option.ConnectionURL",
-                        "jdbc:derby:;databaseName=" + state.resolve("metastore_db") + ";create=true"),
+                Map.entry("javax.jdo.option.ConnectionURL", EmbeddedMetastore.url(state)),
                 Map.entry("datanucleus.schema.autoCreateAll", "true"),
                 Map.entry("hive.metastore.schema.verification", "false"),
                 Map.entry("hive.metastore.uris", ""),
-                // On Derby, the metastore's direct SQL reads PART_COL_STATS before DataNucleus has created it.
-                Map.entry("hive.metastore.try.direct.sql", "false"),
-                // Without direct SQL, the metastore reads partitions by name in one query of one OR term each, which
-                // overflows Derby's parser stack from some thousand partitions on (TPC-DS's fact tables partitioned
-                // by date have 1,800 or more): batches of 300 names, as Hive's own tests run it.
+                // Direct SQL stays on (Hive's default): it alone aggregates the column statistics of a table's
+                // partitions for the planner, so without it a partitioned table reaches CBO with none. It needs every
+                // metastore table in place from the start: EmbeddedMetastore.createIfNew.
+                Map.entry("hive.metastore.try.direct.sql", "true"),
+                // Where the metastore does fall back to its ORM, it reads partitions by name in one query of one OR
+                // term each, which overflows Derby's parser stack from some thousand partitions on (TPC-DS's fact
+                // tables partitioned by date have 1,800 or more): batches of 300 names, as Hive's own tests run it.
                 Map.entry("metastore.rawstore.batch.size", "300"),
+                // Direct SQL adds partitions with one INSERT of many VALUES rows per metastore table, in batches of
+                // this many rows (on Derby Hive's default is no batching). Derby's compiler binds the rows
+                // recursively, frames per row: one INSERT adding 1,800 partitions' 13,000 parameters overflows it.
+                Map.entry("metastore.direct.sql.batch.size", "200"),
                 // Re-execution statistics kept "in the metastore" are loaded by a thread whose fresh HiveConf points
                 // at Hive's default ./metastore_db, creating a second Derby database in the working directory.
                 Map.entry("hive.query.reexecution.stats.persist.scope", "hiveserver"),

@@ -48,7 +48,9 @@ public final class QuerySession implements AutoCloseable {
             }
             System.setProperty(DERBY_LOG, logs.resolve("derby.log").toString());
         }
-        SessionState session = new SessionState(EmbeddedHive.configuration(stateDir, settings));
+        HiveConf conf = EmbeddedHive.configuration(stateDir, settings);
+        EmbeddedMetastore.createIfNew(conf, stateDir);
+        SessionState session = new SessionState(conf);
         session.out = out;
         session.info = console;
         session.err = console;

@@ -211,7 +211,9 @@ class EngineSelectionIT {
      */
     @Test
     void anAdministratorLocksTheLaunchSettingsWithHivesRestrictedList() throws Exception {
-        try (HiveSession locked = new HiveSession(root.resolve("locked-state"), Map.of(
+        // The same state directory: Hive keeps one metastore connection per JVM, so a session on a metastore of its
+        // own would close the class session's.
+        try (HiveSession locked = new HiveSession(root.resolve("state"), Map.of(
                 "hive.conf.restricted.list", "hive.datampi.heap,hive.datampi.oversubscribe,hive.datampi.hostfile"))) {
             for (String setting : List.of("hive.datampi.heap=64g", "hive.datampi.oversubscribe=true",
                     "hive.datampi.hostfile=/etc/hosts")) {
