@@ -73,6 +73,13 @@ public final class TpcdsOracle implements AutoCloseable {
         }
     }
 
+    /** DuckDB's rows for any query over the 24 tables. */
+    public List<String> rows(String sql) throws SQLException {
+        try (Statement statement = duckdb.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            return DuckDbRows.read(result);
+        }
+    }
+
     /** Hive's column list as read_csv's columns struct, with DuckDB's names of the types. */
     private static String columns(String hiveColumns) {
         StringBuilder struct = new StringBuilder("{");

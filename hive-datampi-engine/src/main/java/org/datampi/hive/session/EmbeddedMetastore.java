@@ -43,6 +43,14 @@ public final class EmbeddedMetastore {
     private static final String CONNECTION_URL = "javax.jdo.option.ConnectionURL";
     private static final String DATABASE_DIR = "metastore_db";
     private static final String HIVE_JDO_METADATA = "package.jdo";
+    /**
+     * The indexes on column statistics that Hive's schema scripts create and its JDO metadata does not declare.
+     * Without PCS_STATS_IDX, aggregating the statistics of a table's partitions for the planner scans PART_COL_STATS
+     * (some 2 s a fact table over TPC-DS's partitioned layout at scale 1).
+     */
+    private static final List<StatisticsIndex> STATISTICS_INDEXES = List.of(
+            new StatisticsIndex("PCS_STATS_IDX", "PART_COL_STATS", "\"PART_ID\", \"COLUMN_NAME\""),
+            new StatisticsIndex("TAB_COL_STATS_IDX", "TAB_COL_STATS", "\"TBL_ID\", \"COLUMN_NAME\""));
 
     private EmbeddedMetastore() {
     }
@@ -60,10 +68,10 @@ public final class EmbeddedMetastore {
      * Creates every metastore table this Hive version has when conf points at the state directory's Derby metastore
      * and they have not been created yet (a new metastore, or one that an earlier version of this engine or of Hive
      * let DataNucleus create table by table): DataNucleus adds the missing tables and leaves the others. A file beside
-     * the database records the Hive version whose tables are there, and the indexes. Does nothing for a metastore the user configured
-     * elsewhere. Hive keeps one metastore connection factory per JVM (PersistenceManagerProvider): this points it at
-     * the state directory's metastore, as the session's own first metastore call would, so a session still open on
-     * another metastore in the same JVM loses its connection.
+     * the database records the Hive version whose tables are there, and the indexes. Does nothing for a metastore the
+     * user configured elsewhere. Hive keeps one metastore connection factory per JVM (PersistenceManagerProvider):
+     * this points it at the state directory's metastore, as the session's own first metastore call would, so a session
+     * still open on another metastore in the same JVM loses its connection.
      */
     public static void createIfNew(HiveConf conf, Path stateDir) {
         requireNonNull(conf, "conf is null");
@@ -71,12 +79,21 @@ public final class EmbeddedMetastore {
         // What the file records: Hive's version and the indexes added, so that a change to either creates again.
         String recorded = "Hive " + MetastoreVersionInfo.getVersion() + ", indexes "
                 + STATISTICS_INDEXES.stream().map(StatisticsIndex::name).toList();
-        if (!url(stateDir).equals(conf.get(CONNECTION_URL)) || recorded.equals(read(created))) {
+        // A database restored or deleted beside an old record is created again.
+        boolean databaseExists = Files.exists(database(stateDir).resolve("service.properties"));
+        if (!url(stateDir).equals(conf.get(CONNECTION_URL)) || databaseExists && recorded.equals(read(created))) {
             return;
         }
         // The factory Hive's ObjectStore will use: same properties, so it is created once.
-        PersistenceManagerProvider.updatePmfProperties(conf);
-        PersistenceManager manager = PersistenceManagerProvider.getPersistenceManager();
+        PersistenceManager manager;
+        try {
+            PersistenceManagerProvider.updatePmfProperties(conf);
+            manager = PersistenceManagerProvider.getPersistenceManager();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Cannot open the metastore " + database(stateDir)
+                    + " (Derby lets one process at a time open it: is another Hive using this state directory?): "
+                    + rootCause(e), e);
+        }
         try {
             PersistenceNucleusContext context =
                     ((JDOPersistenceManagerFactory) manager.getPersistenceManagerFactory()).getNucleusContext();
@@ -99,33 +116,35 @@ public final class EmbeddedMetastore {
         }
     }
 
-    /**
-     * The indexes on column statistics that Hive's schema scripts create and its JDO metadata does not declare.
-     * Without PCS_STATS_IDX, aggregating the statistics of a table's partitions for the planner scans PART_COL_STATS
-     * (some 2 s a fact table over TPC-DS's partitioned layout at scale 1, 12 s of q5's compile).
-     */
     private static void createStatisticsIndexes(PersistenceManager manager, Path stateDir) {
         JDOConnection jdo = manager.getDataStoreConnection();
         try {
             Connection connection = (Connection) jdo.getNativeConnection();
             for (StatisticsIndex index : STATISTICS_INDEXES) {
-                index.createIfMissing(connection);
+                try {
+                    index.createIfMissing(connection);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("Cannot create the index " + index.name() + " on "
+                            + index.table() + " in the metastore " + database(stateDir) + ": " + e.getMessage(), e);
+                }
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot index the column statistics of the metastore "
-                    + database(stateDir) + ": " + e.getMessage(), e);
         } finally {
             jdo.close();
         }
     }
 
-    private static final List<StatisticsIndex> STATISTICS_INDEXES = List.of(
-            new StatisticsIndex("PCS_STATS_IDX", "PART_COL_STATS", "\"PART_ID\", \"COLUMN_NAME\""),
-            new StatisticsIndex("TAB_COL_STATS_IDX", "TAB_COL_STATS", "\"TBL_ID\", \"COLUMN_NAME\""));
+    private static String rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.toString();
+    }
 
     private record StatisticsIndex(String name, String table, String columns) {
         void createIfMissing(Connection connection) throws SQLException {
-            try (ResultSet existing = connection.getMetaData().getIndexInfo(null, "APP", table, false, true)) {
+            String schema = connection.getSchema();
+            try (ResultSet existing = connection.getMetaData().getIndexInfo(null, schema, table, false, true)) {
                 while (existing.next()) {
                     if (name.equals(existing.getString("INDEX_NAME"))) {
                         return;
@@ -133,8 +152,7 @@ public final class EmbeddedMetastore {
                 }
             }
             try (Statement statement = connection.createStatement()) {
-                statement.execute("CREATE INDEX \"APP\".\"" + name + "\" ON \"APP\".\"" + table + "\" (" + columns
-                        + ")");
+                statement.execute("CREATE INDEX \"" + name + "\" ON \"" + table + "\" (" + columns + ")");
             }
         }
     }
