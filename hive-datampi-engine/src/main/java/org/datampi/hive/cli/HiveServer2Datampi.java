@@ -85,7 +85,7 @@ public final class HiveServer2Datampi {
         overrides.put("hive.server2.logging.operation.log.location", state.resolve("operation-logs").toString());
         overrides.putAll(settings);
         HiveConf.overrides.putAll(overrides);
-        EmbeddedMetastore.createIfNew(new HiveConf(), state);
+        EmbeddedMetastore.ensureTables(new HiveConf(), state);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install();
 

@@ -73,7 +73,7 @@ public final class EmbeddedMetastore {
      * this points it at the state directory's metastore, as the session's own first metastore call would, so a session
      * still open on another metastore in the same JVM loses its connection.
      */
-    public static void createIfNew(HiveConf conf, Path stateDir) {
+    public static void ensureTables(HiveConf conf, Path stateDir) {
         requireNonNull(conf, "conf is null");
         Path created = database(stateDir).resolveSibling(DATABASE_DIR + ".tables");
         // What the file records: Hive's version and the indexes added, so that a change to either creates again.

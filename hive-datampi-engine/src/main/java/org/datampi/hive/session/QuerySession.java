@@ -49,7 +49,7 @@ public final class QuerySession implements AutoCloseable {
             System.setProperty(DERBY_LOG, logs.resolve("derby.log").toString());
         }
         HiveConf conf = EmbeddedHive.configuration(stateDir, settings);
-        EmbeddedMetastore.createIfNew(conf, stateDir);
+        EmbeddedMetastore.ensureTables(conf, stateDir);
         SessionState session = new SessionState(conf);
         session.out = out;
         session.info = console;
