@@ -51,7 +51,7 @@ bench_java() {
     previous="$arg"
   done
   # exec: a signal to the script (timeout, Ctrl-C) reaches the JVM, whose shutdown hooks stop what it started.
-  exec java "-Xmx$heap" "@$DATAMPI_HOME/conf/jdk17-opens.args" -XX:+UseParallelGC \
+  exec java "-Xmx$heap" "@$DATAMPI_HOME/conf/jvm.args" -XX:+UseParallelGC \
     "-Ddatampi.home=$DATAMPI_HOME" "-Dlog4j2.configurationFile=$DATAMPI_HOME/conf/hive-datampi-log4j2.properties" \
     "-Dhive.datampi.log.dir=${HIVE_DATAMPI_STATE:-$DATAMPI_HOME/state}/logs" \
     -cp "$classpath" "$class" "$@"

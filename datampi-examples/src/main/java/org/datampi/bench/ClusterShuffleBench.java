@@ -136,10 +136,10 @@ final class ClusterShuffleBench {
      */
     private HadoopRun hadoop(long pairs, int valueBytes, String heap, Digest datampi)
             throws IOException, InterruptedException {
-        String javaOpts = "-Xmx" + heap + " @" + home.resolve("conf/jdk17-opens.args");
+        String javaOpts = "-Xmx" + heap + " @" + home.resolve("conf/jvm.args");
         long[] before = txBytes();
         // The client logs into dmp1's logs directory, as the cluster's daemons do (Hadoop's log4j.properties there).
-        Run run = onDmp1("hadoop", "java", "-Xmx512m", "@" + home.resolve("conf/jdk17-opens.args"),
+        Run run = onDmp1("hadoop", "java", "-Xmx512m", "@" + home.resolve("conf/jvm.args"),
                 "-Dhadoop.log.file=" + home.resolve("logs/shuffle-bench-hadoop.log"), "-cp",
                 home.resolve("target/cluster-sim/hadoop-conf") + ":" + examplesJar + ":"
                         + ShuffleBench.codeSource(ProcessMemory.class) + ":"

@@ -130,7 +130,8 @@ final class BenchmarkReport {
                         .reversed())
                 .limit(SLOWEST_SHOWN).map(Map.Entry::getKey).toList();
         StringBuilder md = new StringBuilder("\nWhere " + base + "'s time goes in its slowest workloads (last run; per "
-                + "stage: Hive's submission, launch of the ranks, O phase, A phase, teardown, Hive's commit):\n\n");
+                + "stage: Hive's submission, launch of the ranks, O phase and A phase (a DAG stage: its tasks), "
+                + "teardown, Hive's commit):\n\n");
         List<String> lines = Files.readAllLines(consoleLog, StandardCharsets.UTF_8);
         for (String workload : slowest) {
             md.append(String.format(Locale.ROOT, "- %s (median %.2f s)%n", workload,

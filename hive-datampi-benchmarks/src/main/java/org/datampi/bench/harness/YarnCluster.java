@@ -141,7 +141,7 @@ public final class YarnCluster implements AutoCloseable {
         Path javaHome = Path.of(System.getProperty("java.home"));
         Path log = logs.resolve(name + ".log");
         List<String> command = List.of(javaHome.resolve("bin/java").toString(), "-Xmx" + DAEMON_HEAP_MB + "m",
-                "@" + WorkloadRunner.home().resolve("conf/jdk17-opens.args").toAbsolutePath(),
+                "@" + WorkloadRunner.home().resolve("conf/jvm.args").toAbsolutePath(),
                 "-Dyarn.log.file=" + log, "-Dhadoop.log.dir=" + logs, "-Dyarn.log.dir=" + logs,
                 "-Dlog4j.configuration=file:" + conf.resolve("log4j.properties"),
                 "-cp", conf + File.pathSeparator + daemonLib.toAbsolutePath() + "/*", mainClass);

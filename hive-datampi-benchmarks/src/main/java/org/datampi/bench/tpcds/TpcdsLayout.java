@@ -2,9 +2,11 @@ package org.datampi.bench.tpcds;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Where a loaded TPC-DS data set lives in Hive: the database {@code tpcds_sf<scale>_<format>} (the scale with '_'
@@ -27,6 +29,7 @@ public record TpcdsLayout(String scale, String format, boolean partitioned) {
 
     /** The database property the loader sets last: a database without it is half loaded. */
     public static final String LOADED_PROPERTY = "datampi.tpcds.loaded";
+    private static final String TABLES = "tables";
 
     public TpcdsLayout {
         requireNonNull(scale, "scale is null");
@@ -72,8 +75,16 @@ public record TpcdsLayout(String scale, String format, boolean partitioned) {
         return "scale=" + scale + " format=" + format + " partitioned=" + partitioned;
     }
 
+    /**
+     * The value of {@link #LOADED_PROPERTY} once some of the tables are loaded, in name order: such a database is
+     * not this layout loaded ({@link #isLoadedBy}), so a runner loads it whole before it runs a query.
+     */
+    public String loadedMark(Collection<String> tables) {
+        return loadedMark() + " " + TABLES + "=" + String.join(",", new TreeSet<>(tables));
+    }
+
     /** Whether a database whose {@link #LOADED_PROPERTY} is {@code mark} holds this layout, loaded to the end. */
     public boolean isLoadedBy(String mark) {
-        return mark.equals(loadedMark()) || mark.startsWith(loadedMark() + " ");
+        return mark.equals(loadedMark()) || mark.startsWith(loadedMark() + " ") && !mark.contains(" " + TABLES + "=");
     }
 }

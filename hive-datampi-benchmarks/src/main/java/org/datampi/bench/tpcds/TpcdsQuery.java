@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.datampi.bench.harness.Workload;
 import org.datampi.hive.cli.HiveQlScript;
@@ -23,6 +27,7 @@ import org.datampi.hive.cli.HiveQlScript;
  */
 public record TpcdsQuery(int number, List<Part> parts) {
     public static final int COUNT = 99;
+    private static final Pattern WORD = Pattern.compile("[a-z_][a-z0-9_]*");
 
     /** @param name {@code q7}, {@code q14a}: how it is reported and named on disk */
     public record Part(String name, String sql) {
@@ -46,6 +51,23 @@ public record TpcdsQuery(int number, List<Part> parts) {
             throw new IllegalArgumentException("TPC-DS query " + number + " has " + parts.size()
                     + " statements; expected one, or two parts");
         }
+    }
+
+    /**
+     * The TPC-DS tables the query reads: the words of its parts that name one (a string literal that does, such as
+     * 'store', adds a table it does not read, which costs a loader a table and no answer).
+     */
+    public Set<String> tables() {
+        Set<String> tables = new TreeSet<>();
+        for (Part part : parts) {
+            Matcher words = WORD.matcher(part.sql().toLowerCase(Locale.ROOT));
+            while (words.find()) {
+                if (TpcdsGenerator.tableNames().contains(words.group())) {
+                    tables.add(words.group());
+                }
+            }
+        }
+        return tables;
     }
 
     /** Reads {@code DIR/qNN.sql}. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -43,5 +44,9 @@ class TpcdsLayoutTest {
         assertFalse(text.isLoadedBy(""));
         assertFalse(TpcdsLayout.of("1", "orc", "flat").isLoadedBy("scale=10 format=orc partitioned=false"));
         assertFalse(TpcdsLayout.of("1", "orc", "partitioned").isLoadedBy("scale=1 format=orc partitioned=false"));
+        TpcdsLayout partitioned = TpcdsLayout.of("1", "orc", "partitioned");
+        String some = partitioned.loadedMark(List.of("store_sales", "date_dim"));
+        assertEquals("scale=1 format=orc partitioned=true tables=date_dim,store_sales", some);
+        assertFalse(partitioned.isLoadedBy(some), "a database of some tables is not the layout loaded");
     }
 }

@@ -41,6 +41,13 @@ class TpcdsQueryTest {
     }
 
     @Test
+    void aQueryNamesTheTablesItReads() throws Exception {
+        assertEquals(Set.of("date_dim", "item", "store_sales"), TpcdsQuery.load(QUERIES, 3).tables());
+        assertEquals(Set.of("catalog_sales", "customer", "date_dim", "item", "store_sales", "web_sales"),
+                TpcdsQuery.load(QUERIES, 23).tables());
+    }
+
+    @Test
     void queryListsAreCheckedAgainstTheNinetyNine() {
         assertEquals(List.of(1, 2, 3), TpcdsQuery.parseNumbers("1-3"));
         assertEquals(List.of(14, 23, 72, 73), TpcdsQuery.parseNumbers("14,23,72-73"));

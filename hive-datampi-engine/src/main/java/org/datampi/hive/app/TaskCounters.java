@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -16,15 +17,21 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.counters.Limits;
 import org.apache.tez.common.counters.CounterGroup;
 import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Hadoop Reporter a task's Hive operators count into. When the task ends its counters are written to the job's
  * submit directory, where the job runner merges them for Hive (statistics, row counts on the console).
  */
 public final class TaskCounters implements Reporter {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskCounters.class);
+    private static final AtomicBoolean CAP_NAMED = new AtomicBoolean();
     private static final String DIRECTORY = "datampi-counters";
     /**
      * A task's start and end ({@link #STARTED}, {@link #ENDED}, milliseconds of the epoch): times, not amounts, so
@@ -127,8 +134,19 @@ public final class TaskCounters implements Reporter {
         directory.getFileSystem(conf).delete(directory, true);
     }
 
-    /** Every saved counters file of the job, by the name it was saved under. */
+    /**
+     * Every saved counters file of the job, by the name it was saved under. Hadoop caps the counters of one
+     * {@link Counters} JVM-wide at the {@code mapreduce.job.counters.max} its first use sees (DataMPIEngine.install
+     * sets it from the session's configuration), while a DAG's sum counts Hive's counters per vertex: a cap below the
+     * job's is named once in the log.
+     */
     public static SortedMap<String, Counters> read(Configuration conf, Path submitDir) throws IOException {
+        int wanted = conf.getInt(MRJobConfig.COUNTERS_MAX_KEY, MRJobConfig.COUNTERS_MAX_DEFAULT);
+        if (Limits.getCountersMax() < wanted && CAP_NAMED.compareAndSet(false, true)) {
+            LOG.warn("This JVM counts at most {} counters ({} was read before the job's {}): a stage's summary with "
+                    + "more is left out; set it in mapred-site.xml", Limits.getCountersMax(),
+                    MRJobConfig.COUNTERS_MAX_KEY, wanted);
+        }
         SortedMap<String, Counters> saved = new TreeMap<>();
         Path directory = new Path(submitDir, DIRECTORY);
         FileSystem fs = directory.getFileSystem(conf);

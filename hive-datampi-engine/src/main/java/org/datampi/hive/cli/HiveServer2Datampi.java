@@ -85,9 +85,10 @@ public final class HiveServer2Datampi {
         overrides.put("hive.server2.logging.operation.log.location", state.resolve("operation-logs").toString());
         overrides.putAll(settings);
         HiveConf.overrides.putAll(overrides);
-        EmbeddedMetastore.ensureTables(new HiveConf(), state);
+        HiveConf serverConf = new HiveConf();
+        EmbeddedMetastore.ensureTables(serverConf, state);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
-        DataMPIEngine.install();
+        DataMPIEngine.install(serverConf);
 
         HiveServer2 server = new HiveServer2();
         server.init(new HiveConf());

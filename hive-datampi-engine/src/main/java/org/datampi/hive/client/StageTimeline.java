@@ -25,6 +25,18 @@ public record StageTimeline(long submitted, long ranksUp, long oPhaseDone, long 
                 seconds(aPhaseDone, ended), seconds(ended, taskEnded));
     }
 
+    /**
+     * Where a DAG stage's time went: Hive's submission (plan, the client's splits), launch, the tasks of all its
+     * vertices (which overlap: a vertex's tasks may start while another's run, and rank 0 makes pruned scans' splits
+     * meanwhile, so no O or A phase), teardown and Hive's commit.
+     */
+    public String describeDag(long taskStarted, long taskEnded) {
+        return String.format(Locale.ROOT, "%.2f s: submit %.2f s, launch %.2f s, tasks %.2f s, teardown %.2f s, "
+                + "commit %.2f s", seconds(taskStarted, taskEnded), seconds(taskStarted, submitted),
+                seconds(submitted, ranksUp), seconds(ranksUp, aPhaseDone), seconds(aPhaseDone, ended),
+                seconds(ended, taskEnded));
+    }
+
     private static double seconds(long from, long to) {
         return from == 0 || to == 0 ? 0 : Math.max(0, to - from) / 1e9;
     }

@@ -23,11 +23,9 @@ import org.apache.hadoop.hive.ql.plan.TableDesc;
 import org.apache.hadoop.hive.ql.plan.UnionWork;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.tez.common.TezUtils;
 import org.apache.tez.dag.api.DagTypeConverters;
 import org.apache.tez.dag.api.InputDescriptor;
 import org.apache.tez.dag.api.OutputDescriptor;
-import org.apache.tez.dag.api.ProcessorDescriptor;
 import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
 import org.apache.tez.dag.api.records.DAGProtos.EdgePlan;
 import org.apache.tez.dag.api.records.DAGProtos.PlanKeyValuePair;
@@ -45,10 +43,10 @@ import org.apache.tez.runtime.api.impl.TaskSpec;
  * Builds a DAG for the ranks from Hive's TezWork, on the client: Hive's own DAG plan as its TezTask builds it for Tez
  * ({@link HiveDagPlan}), checked for what the ranks run ({@link DagShape}), and then what Tez's application master
  * would do with it: the vertices in an order in which each comes after those it depends on (the ranks' stages), each
- * root input's splits from Hive's split generator ({@link VertexSplits}), the task counts of the vertices fed by edges
- * ({@link ReducerTasks}), and each task's spec. A root input whose partitions other vertices' events prune (dynamic
- * partition pruning) gets its splits on rank 0 while the DAG runs: its vertex carries the request for them
- * ({@link SplitRequest}) and comes after its event sources. Each edge becomes a stream of datampi's shuffle
+ * root input's splits from Hive's split generator ({@link VertexSplits}, several at once: {@link ClientSplits}), the
+ * task counts of the vertices fed by edges ({@link ReducerTasks}), and each task's spec. A root input whose
+ * partitions other vertices' events prune (dynamic partition pruning) gets its splits on rank 0 while the DAG runs:
+ * its vertex carries the request for them ({@link SplitRequest}) and comes after its event sources. Each edge becomes a stream of datampi's shuffle
  * ({@link EdgeRouting}): its Tez classes are replaced by datampi's ({@link DagJob#SHUFFLE_OUTPUT},
  * {@link DagJob#GROUPED_INPUT}, {@link DagJob#UNORDERED_INPUT}); the payloads stay Hive's.
  *
@@ -85,6 +83,8 @@ public final class DagBuilder {
             }
         }
         List<VertexPlan> order = dependencyOrder(hive, work, splitRequests);
+        Map<String, List<DagVertex.VertexTask>> made = ClientSplits.make(application, hive.dagName(), plan,
+                splitRequests);
         Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
         for (VertexPlan vertex : order) {
             SplitRequest request = splitRequests.get(vertex.getName());
@@ -92,12 +92,7 @@ public final class DagBuilder {
                 // Its splits are made on the ranks once its event sources have run (VertexSplits).
                 tasks.put(vertex.getName(), List.of());
             } else if (request != null) {
-                ProcessorDescriptor processor =
-                        DagTypeConverters.convertProcessorDescriptorFromDAGPlan(vertex.getProcessorDescriptor());
-                tasks.put(vertex.getName(), VertexSplits.make(application, hive.dagName(), vertex.getName(),
-                        vertexId(dagId, plan, vertex).getId(),
-                        TezUtils.createConfFromUserPayload(processor.getUserPayload()), request, Map.of(),
-                        List.of()).tasks());
+                tasks.put(vertex.getName(), made.get(vertex.getName()));
             } else {
                 tasks.put(vertex.getName(), Collections.nCopies(ReducerTasks.count(conf, work, vertex, tasks,
                         splitRequests, ranks), new DagVertex.VertexTask(new byte[0], List.of())));

@@ -137,7 +137,7 @@ public final class DataMPIDagTask extends TezTask {
             }
             success = close(success);
             if (job != null) {
-                StageReport.print(console, getId(), job.id(), job.outcome(), !success, started,
+                StageReport.print(console, getId(), job.id(), job.outcome(), true, !success, started,
                         System.nanoTime(), this::setException);
             }
             removeQuietly(dagDir);
@@ -184,16 +184,16 @@ public final class DataMPIDagTask extends TezTask {
         }
     }
 
-    /**
-     * Hive's counters of the stage (statistics, Hive's own console lines), the console's lines on locality and job
-     * files, and the execution summary ({@link DataMPISettings#PRINT_SUMMARY}).
-     */
     /** A vertex for the console's start line: its tasks, or what its splits wait for. */
     private static String describe(DagVertex vertex) {
         return vertex.name() + (vertex.deferred() ? " (tasks once " + String.join(", ", vertex.eventSources())
                 + " pruned its partitions)" : " (" + vertex.tasks().size() + " tasks)");
     }
 
+    /**
+     * Hive's counters of the stage (statistics, Hive's own console lines), the console's lines on locality and job
+     * files, and the execution summary ({@link DataMPISettings#PRINT_SUMMARY}).
+     */
     private void summarize(DagJob ran, Path dagDir, int ranks) {
         try {
             // The vertices whose splits rank 0 made while the DAG ran, with their tasks.

@@ -88,7 +88,7 @@ public final class DataMPITask extends MapRedTask {
             if (getJobID() != null) {
                 long ended = System.nanoTime();
                 DataMPIJobRunner.release(getJobID()).ifPresent(outcome -> StageReport.print(console, getId(),
-                        getJobID(), outcome, result != 0, started, ended, this::setException));
+                        getJobID(), outcome, false, result != 0, started, ended, this::setException));
             }
         }
         return result;

@@ -15,11 +15,14 @@ final class StageReport {
     private StageReport() {
     }
 
-    static void print(LogHelper console, String stage, String jobId, DataMPIJobRunner.JobOutcome outcome,
+    /** DAG: a DAG stage, whose vertices overlap (its timeline has no O and A phases: StageTimeline#describeDag). */
+    static void print(LogHelper console, String stage, String jobId, DataMPIJobRunner.JobOutcome outcome, boolean dag,
             boolean failed, long started, long ended, Consumer<HiveException> setException) {
         outcome.logDir().ifPresent(dir -> console.printInfo("datampi: rank logs in " + dir
                 + outcome.rankHosts().map(hosts -> " (ranks " + hosts + ")").orElse("")));
-        console.printInfo("datampi: " + stage + " " + jobId + " " + outcome.timeline().describe(started, ended));
+        String timeline = dag ? outcome.timeline().describeDag(started, ended)
+                : outcome.timeline().describe(started, ended);
+        console.printInfo("datampi: " + stage + " " + jobId + " " + timeline);
         outcome.notes().forEach(note -> console.printInfo("datampi: " + stage + " " + note));
         if (failed) {
             outcome.failure().ifPresent(cause -> {

@@ -6,18 +6,18 @@ import java.util.Map;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
-
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.conf.Validator;
 import org.apache.hadoop.hive.ql.exec.TaskFactory;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.processors.SetProcessor;
+import org.apache.hadoop.mapreduce.counters.Limits;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
 
 /**
- * The one place where unmodified Hive 4.1 is bent to accept the datampi engine. {@link #install()} does three things
+ * The one place where unmodified Hive 4.1 is bent to accept the datampi engine. {@link #install} does three things
  * process-wide, and {@link #compileAsDag} a fourth for one query:
  *
  * <ol>
@@ -41,8 +41,11 @@ import org.datampi.hive.exec.DataMPITask;
  * the query's TezTasks to datampi. The session keeps "datampi"; its next query starts from it again.</li>
  * </ol>
  *
- * {@link #install()} is idempotent. Hive's compiler takes its MapReduce path for any engine but "tez", which is
- * the MapWork/ReduceWork plan that datampi's O and A tasks run.
+ * {@link #install} is idempotent. Hive's compiler takes its MapReduce path for any engine but "tez", which is
+ * the MapWork/ReduceWork plan that datampi's O and A tasks run. It also sets Hadoop's JVM-wide cap on counters
+ * ({@code mapreduce.job.counters.max}, read once, from the configuration of whichever code counts first, 120 by
+ * default) from the session's configuration before anything counts: a DAG stage adds up Hive's counters of all its
+ * vertices (TPC-DS q88: 33), and over the cap it would print no summary and give Hive no statistics.
  */
 public final class DataMPIEngine {
     public static final String NAME = "datampi";
@@ -70,7 +73,9 @@ public final class DataMPIEngine {
     private DataMPIEngine() {
     }
 
-    public static synchronized void install() {
+    /** Installs the engine in this JVM, with the session's configuration (its counter cap). */
+    public static synchronized void install(Configuration session) {
+        Limits.init(session);
         acceptEngineName();
         acceptSettings();
         for (TaskFactory.TaskTuple<?> tuple : TaskFactory.taskvec) {

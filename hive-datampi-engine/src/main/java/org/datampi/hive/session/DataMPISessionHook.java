@@ -10,6 +10,6 @@ import org.apache.hive.service.cli.session.HiveSessionHookContext;
 public final class DataMPISessionHook implements HiveSessionHook {
     @Override
     public void run(HiveSessionHookContext context) {
-        DataMPIEngine.install();
+        DataMPIEngine.install(context.getSessionConf());
     }
 }

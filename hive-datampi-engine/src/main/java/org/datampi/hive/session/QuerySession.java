@@ -37,7 +37,6 @@ public final class QuerySession implements AutoCloseable {
     /** Starts a session on the state directory; Hive's console output (progress, errors) goes to console. */
     public static QuerySession start(Path stateDir, Map<String, String> settings, SessionStream out,
             SessionStream console) {
-        DataMPIEngine.install();
         // The embedded Derby metastore's own log goes with the other logs, not into the working directory.
         if (System.getProperty(DERBY_LOG) == null) {
             Path logs = stateDir.toAbsolutePath().resolve("logs");
@@ -49,6 +48,7 @@ public final class QuerySession implements AutoCloseable {
             System.setProperty(DERBY_LOG, logs.resolve("derby.log").toString());
         }
         HiveConf conf = EmbeddedHive.configuration(stateDir, settings);
+        DataMPIEngine.install(conf);
         EmbeddedMetastore.ensureTables(conf, stateDir);
         SessionState session = new SessionState(conf);
         session.out = out;
