@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.apache.hadoop.fs.LocalFileSystem;
+
 /**
  * The settings each engine runs the benchmarks with, so that all of them run at their best correct setting within
  * the same {@link TaskBudget}. For tez-yarn it also owns the YARN cluster the engine runs on.
@@ -65,6 +67,11 @@ public final class EngineBaseline implements AutoCloseable {
         });
         // TPC-H's multi-subquery plans exceed Hadoop's and Tez's default of 120 counters.
         settings.put("mapreduce.job.counters.max", MANY_COUNTERS);
+        if (!engine.startsWith("datampi")) {
+            // The peers read local files as Hive users get them, through Hadoop's own local file system (the
+            // embedded default gives datampi's sessions PosixLocalFileSystem).
+            settings.put("fs.file.impl", LocalFileSystem.class.getName());
+        }
         switch (engine) {
             case "datampi", "datampi-mr" -> {
                 settings.put("hive.datampi.processes", Integer.toString(budget.tasks()));

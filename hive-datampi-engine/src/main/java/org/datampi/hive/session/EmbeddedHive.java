@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.datampi.hive.fs.PosixLocalFileSystem;
 import org.datampi.hive.plan.DataMPICompiler;
 
 /**
@@ -53,6 +54,9 @@ public final class EmbeddedHive {
                 // at Hive's default ./metastore_db, creating a second Derby database in the working directory.
                 Map.entry("hive.query.reexecution.stats.persist.scope", "hiveserver"),
                 Map.entry("fs.defaultFS", "file:///"),
+                // Owners and permissions of local files without a forked ls -ld per file (PosixLocalFileSystem):
+                // Hive's listings of a partitioned table read them for every partition. The ranks get it with the job.
+                Map.entry("fs.file.impl", PosixLocalFileSystem.class.getName()),
                 Map.entry("hive.metastore.warehouse.dir", state.resolve("warehouse").toString()),
                 Map.entry("hive.metastore.warehouse.external.dir", state.resolve("warehouse-external").toString()),
                 Map.entry("hive.exec.scratchdir", state.resolve("scratch").toString()),
