@@ -39,16 +39,18 @@ final class ClientSplits {
         List<VertexPlan> vertices = plan.getVertexList().stream().filter(vertex -> requests.containsKey(
                 vertex.getName()) && !requests.get(vertex.getName()).pruned()).toList();
         Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
-        if (vertices.size() == 1) {
-            VertexPlan vertex = vertices.get(0);
-            tasks.put(vertex.getName(), make(application, dagName, plan, vertex, requests.get(vertex.getName())));
+        if (vertices.size() <= 1) {
+            // Nothing to run beside it: on the caller's thread, no pool.
+            for (VertexPlan vertex : vertices) {
+                tasks.put(vertex.getName(), make(application, dagName, plan, vertex, requests.get(vertex.getName())));
+            }
             return tasks;
         }
         SessionState session = SessionState.get();
         ClassLoader classes = Thread.currentThread().getContextClassLoader();
         AtomicInteger threads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(vertices.size(),
-                Runtime.getRuntime().availableProcessors())), runnable -> {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(vertices.size(),
+                Runtime.getRuntime().availableProcessors()), runnable -> {
                     Thread thread = new Thread(runnable, "dag-splits-" + threads.incrementAndGet());
                     thread.setDaemon(true);
                     thread.setContextClassLoader(classes);

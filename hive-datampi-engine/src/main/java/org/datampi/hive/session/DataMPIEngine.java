@@ -13,6 +13,7 @@ import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.processors.SetProcessor;
 import org.apache.hadoop.mapreduce.counters.Limits;
+import org.datampi.hive.dag.HivePlanCache;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
 
@@ -76,6 +77,8 @@ public final class DataMPIEngine {
     /** Installs the engine in this JVM, with the session's configuration (its counter cap). */
     public static synchronized void install(Configuration session) {
         Limits.init(session);
+        // Before any query: swapped while a generator used it, the old cache could lose entries.
+        HivePlanCache.makeThreadSafe();
         acceptEngineName();
         acceptSettings();
         for (TaskFactory.TaskTuple<?> tuple : TaskFactory.taskvec) {
