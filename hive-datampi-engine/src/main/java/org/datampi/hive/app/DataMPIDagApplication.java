@@ -21,6 +21,7 @@ import org.datampi.hive.dag.DagEdge;
 import org.datampi.hive.dag.DagEdges;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
+import org.datampi.hive.dag.HivePlanCache;
 import org.datampi.hive.dag.PruningFiles;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
@@ -62,6 +63,8 @@ public final class DataMPIDagApplication {
     }
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
+        // Before this rank's first task: rank 0 makes pruned scans' splits while its main thread runs tasks.
+        HivePlanCache.makePerThread();
         Path dagFile = new Path(args[0]);
         byte[] bytes;
         DagJob dag;

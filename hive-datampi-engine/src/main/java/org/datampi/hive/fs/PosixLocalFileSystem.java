@@ -5,17 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.GroupPrincipal;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
-import java.util.EnumSet;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.nativeio.NativeIO;
 
@@ -36,6 +33,9 @@ public final class PosixLocalFileSystem extends LocalFileSystem {
 
     /** Hadoop's raw local file system with its statuses' owners and permissions from Java's POSIX attributes. */
     static final class Raw extends RawLocalFileSystem {
+        private static final Map<Integer, String> OWNERS = new ConcurrentHashMap<>();
+        private static final Map<Integer, String> GROUPS = new ConcurrentHashMap<>();
+
         @Override
         public FileStatus getFileStatus(Path path) throws IOException {
             return withPosixAttributes(super.getFileStatus(path));
@@ -53,37 +53,21 @@ public final class PosixLocalFileSystem extends LocalFileSystem {
 
         @Override
         public void setPermission(Path path, FsPermission permission) throws IOException {
-            if (NativeIO.isAvailable() || permission.getStickyBit()) {
-                // Java's POSIX permissions have no sticky bit.
+            if (NativeIO.isAvailable()) {
                 super.setPermission(path, permission);
                 return;
             }
-            Set<PosixFilePermission> bits = EnumSet.noneOf(PosixFilePermission.class);
-            add(bits, permission.getUserAction(), PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-                    PosixFilePermission.OWNER_EXECUTE);
-            add(bits, permission.getGroupAction(), PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
-                    PosixFilePermission.GROUP_EXECUTE);
-            add(bits, permission.getOtherAction(), PosixFilePermission.OTHERS_READ,
-                    PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+            java.nio.file.Path file = pathToFile(path).toPath();
             try {
-                Files.setPosixFilePermissions(pathToFile(path).toPath(), bits);
+                // As Hadoop's chmod of four octal digits: a directory keeps its set-user-ID and set-group-ID bits
+                // (a group-shared project directory's setgid, which new partitions inherit).
+                int mode = (Integer) Files.getAttribute(file, "unix:mode");
+                int kept = Files.isDirectory(file) ? mode & 06000 : 0;
+                Files.setAttribute(file, "unix:mode", kept | (permission.toShort() & 01777));
             } catch (NoSuchFileException e) {
                 throw new FileNotFoundException("File " + path + " does not exist");
-            } catch (UnsupportedOperationException e) {
+            } catch (UnsupportedOperationException | IllegalArgumentException e) {
                 super.setPermission(path, permission);
-            }
-        }
-
-        private static void add(Set<PosixFilePermission> bits, FsAction action, PosixFilePermission read,
-                PosixFilePermission write, PosixFilePermission execute) {
-            if (action.implies(FsAction.READ)) {
-                bits.add(read);
-            }
-            if (action.implies(FsAction.WRITE)) {
-                bits.add(write);
-            }
-            if (action.implies(FsAction.EXECUTE)) {
-                bits.add(execute);
             }
         }
 
@@ -91,17 +75,28 @@ public final class PosixLocalFileSystem extends LocalFileSystem {
             if (status instanceof PosixFileStatus || status.isSymlink()) {
                 return status;
             }
+            java.nio.file.Path file = pathToFile(status.getPath()).toPath();
             Map<String, Object> attributes;
             try {
-                attributes = Files.readAttributes(pathToFile(status.getPath()).toPath(), "unix:mode,owner,group");
+                attributes = Files.readAttributes(file, "unix:mode,uid,gid");
             } catch (NoSuchFileException e) {
                 throw new FileNotFoundException("File " + status.getPath() + " does not exist");
             } catch (UnsupportedOperationException | IllegalArgumentException e) {
                 return status;
             }
-            return new PosixFileStatus(status, (Integer) attributes.get("mode"),
-                    ((UserPrincipal) attributes.get("owner")).getName(),
-                    ((GroupPrincipal) attributes.get("group")).getName());
+            int uid = (Integer) attributes.get("uid");
+            int gid = (Integer) attributes.get("gid");
+            String owner = OWNERS.get(uid);
+            String group = GROUPS.get(gid);
+            if (owner == null || group == null) {
+                // Names are looked up (the passwd and group databases, LDAP on some clusters) once per id.
+                Map<String, Object> names = Files.readAttributes(file, "unix:owner,group");
+                owner = ((UserPrincipal) names.get("owner")).getName();
+                group = ((GroupPrincipal) names.get("group")).getName();
+                OWNERS.putIfAbsent(uid, owner);
+                GROUPS.putIfAbsent(gid, group);
+            }
+            return new PosixFileStatus(status, (Integer) attributes.get("mode"), owner, group);
         }
     }
 

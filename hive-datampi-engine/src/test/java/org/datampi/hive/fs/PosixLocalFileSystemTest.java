@@ -88,6 +88,21 @@ class PosixLocalFileSystemTest {
                 new FsPermission((short) 0644)));
     }
 
+    /** A group-shared directory (setgid) keeps its setgid bit through a chmod, as under Hadoop's chmod 0750. */
+    @Test
+    void aDirectoryKeepsItsSetGroupIdBit() throws Exception {
+        java.nio.file.Path ours = Files.createDirectories(dir.resolve("ours"));
+        java.nio.file.Path theirs = Files.createDirectories(dir.resolve("theirs"));
+        for (java.nio.file.Path shared : List.of(ours, theirs)) {
+            assertEquals(0, new ProcessBuilder("chmod", "2775", shared.toString()).inheritIO().start().waitFor());
+        }
+        posix.setPermission(new Path(ours.toUri()), new FsPermission((short) 0750));
+        hadoop.setPermission(new Path(theirs.toUri()), new FsPermission((short) 0750));
+        int mode = (Integer) Files.getAttribute(ours, "unix:mode") & 07777;
+        assertEquals((Integer) Files.getAttribute(theirs, "unix:mode") & 07777, mode);
+        assertEquals(02750, mode);
+    }
+
     private static void assertSame(FileStatus expected, FileStatus actual) {
         assertEquals(expected.getPath(), actual.getPath());
         assertEquals(expected.getLen(), actual.getLen(), expected.getPath().toString());
