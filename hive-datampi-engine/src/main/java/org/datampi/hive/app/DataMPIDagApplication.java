@@ -64,7 +64,7 @@ public final class DataMPIDagApplication {
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
         // Before this rank's first task: rank 0 makes pruned scans' splits while its main thread runs tasks.
-        HivePlanCache.makeThreadSafe();
+        HivePlanCache.makePerThread();
         Path dagFile = new Path(args[0]);
         byte[] bytes;
         DagJob dag;

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.hive.ql.session.SessionState;
@@ -17,6 +18,8 @@ import org.apache.tez.dag.api.DagTypeConverters;
 import org.apache.tez.dag.api.ProcessorDescriptor;
 import org.apache.tez.dag.api.records.DAGProtos.DAGPlan;
 import org.apache.tez.dag.api.records.DAGProtos.VertexPlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The splits the client makes as it builds a DAG (of the root vertices that no dynamic partition pruning defers), side
@@ -24,9 +27,12 @@ import org.apache.tez.dag.api.records.DAGProtos.VertexPlan;
  * so making splits is all the machine does (one after the other, TPC-DS q95 at scale 1 listed four unpruned scans of
  * some 1,800 partitions for 21 s where Tez took 15). At most one thread per core of Hive's JVM, each attached to the
  * caller's Hive session (its configuration, class loader with the session's added jars, and plan cache, as
- * HiveServer2 attaches its background threads; Hive's plan cache is made safe for them: {@link HivePlanCache}).
+ * HiveServer2 attaches its background threads; each has its own of Hive's plan cache: {@link HivePlanCache}).
  */
 final class ClientSplits {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientSplits.class);
+    private static final long STOP_SECONDS = 10;
+
     private ClientSplits() {
     }
 
@@ -81,7 +87,12 @@ final class ClientSplits {
             }
             return tasks;
         } finally {
+            // After a failure the others are interrupted; they are gone before the query goes on (their generators
+            // clean up after themselves).
             pool.shutdownNow();
+            if (!pool.awaitTermination(STOP_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Split generators still running {} s after the DAG's splits were given up", STOP_SECONDS);
+            }
         }
     }
 

@@ -75,8 +75,8 @@ public final class VertexSplits {
     static Made make(ApplicationId application, String dagName, String vertexName, int vertexId,
             Configuration vertexConf, SplitRequest request, Map<String, Integer> sourceTasks,
             List<InputInitializerEvent> events) throws Exception {
-        // Generators run side by side, on the client and on rank 0.
-        HivePlanCache.makeThreadSafe();
+        // Generators run side by side, on the client and on rank 0 (done already where the engine is installed).
+        HivePlanCache.makePerThread();
         RootInputLeafOutputProto root = request.root();
         InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
         InputInitializerDescriptor initializer =

@@ -46,7 +46,9 @@ import org.datampi.hive.exec.DataMPITask;
  * the MapWork/ReduceWork plan that datampi's O and A tasks run. It also sets Hadoop's JVM-wide cap on counters
  * ({@code mapreduce.job.counters.max}, read once, from the configuration of whichever code counts first, 120 by
  * default) from the session's configuration before anything counts: a DAG stage adds up Hive's counters of all its
- * vertices (TPC-DS q88: 33), and over the cap it would print no summary and give Hive no statistics.
+ * vertices (TPC-DS q88: 33), and over the cap it would print no summary and give Hive no statistics. And it gives
+ * each thread its own of Hive's plan cache before any query runs ({@link HivePlanCache}: split generators run side
+ * by side).
  */
 public final class DataMPIEngine {
     public static final String NAME = "datampi";
@@ -77,8 +79,7 @@ public final class DataMPIEngine {
     /** Installs the engine in this JVM, with the session's configuration (its counter cap). */
     public static synchronized void install(Configuration session) {
         Limits.init(session);
-        // Before any query: swapped while a generator used it, the old cache could lose entries.
-        HivePlanCache.makeThreadSafe();
+        HivePlanCache.makePerThread();
         acceptEngineName();
         acceptSettings();
         for (TaskFactory.TaskTuple<?> tuple : TaskFactory.taskvec) {

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -15,51 +14,75 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.plan.MapWork;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Hive's plan cache as split generators use it side by side: a plan one thread cached is the object it finds again
+ * (a plan lost from the cache would be read again from its file, which these plans do not have).
+ */
 class HivePlanCacheTest {
     private static final int THREADS = 8;
     private static final int PLANS_PER_THREAD = 2_000;
 
-    /**
-     * Plans cached by threads side by side (as split generators cache their vertices' MapWork) are each found again,
-     * the same object: a plan lost from the cache would be read again from its file, which these do not have.
-     */
+    @BeforeAll
+    static void perThread() {
+        HivePlanCache.makePerThread();
+        HivePlanCache.makePerThread();
+    }
+
+    /** As on rank 0: a task ending on the main thread empties the cache while a generator holds its pruned plan. */
     @Test
-    void everyPlanCachedSideBySideIsFoundAgain() throws Exception {
-        HivePlanCache.makeThreadSafe();
-        HivePlanCache.makeThreadSafe();
+    void aPlanOutlivesAnotherThreadClearingTheCache() throws Exception {
+        Configuration conf = plan("kept");
+        MapWork work = new MapWork();
+        Utilities.setMapWork(conf, work);
+        Thread task = new Thread(() -> Utilities.clearWorkMap(new Configuration(false)));
+        task.start();
+        task.join();
+        assertSame(work, Utilities.getMapWork(conf));
+        Utilities.clearWorkMapForConf(conf);
+    }
+
+    @Test
+    void plansCachedSideBySideAreEachFoundAgain() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<List<Map.Entry<Configuration, MapWork>>>> cached = new ArrayList<>();
+        CyclicBarrier allCached = new CyclicBarrier(THREADS);
+        List<Future<Integer>> found = new ArrayList<>();
         for (int thread = 0; thread < THREADS; thread++) {
             int number = thread;
-            cached.add(pool.submit(() -> {
-                start.await();
-                List<Map.Entry<Configuration, MapWork>> plans = new ArrayList<>();
-                for (int plan = 0; plan < PLANS_PER_THREAD; plan++) {
-                    Configuration conf = new Configuration(false);
-                    HiveConf.setVar(conf, HiveConf.ConfVars.PLAN, "file:/no-such-plans/" + number + "/" + plan);
+            found.add(pool.submit(() -> {
+                List<Configuration> confs = new ArrayList<>();
+                List<MapWork> works = new ArrayList<>();
+                for (int i = 0; i < PLANS_PER_THREAD; i++) {
+                    Configuration conf = plan(number + "/" + i);
                     MapWork work = new MapWork();
                     Utilities.setMapWork(conf, work);
-                    plans.add(Map.entry(conf, work));
+                    confs.add(conf);
+                    works.add(work);
                 }
-                return plans;
+                allCached.await();
+                for (int i = 0; i < PLANS_PER_THREAD; i++) {
+                    assertSame(works.get(i), Utilities.getMapWork(confs.get(i)));
+                    Utilities.clearWorkMapForConf(confs.get(i));
+                }
+                return PLANS_PER_THREAD;
             }));
         }
-        start.countDown();
-        int found = 0;
+        int total = 0;
         try {
-            for (Future<List<Map.Entry<Configuration, MapWork>>> thread : cached) {
-                for (Map.Entry<Configuration, MapWork> plan : thread.get()) {
-                    assertSame(plan.getValue(), Utilities.getMapWork(plan.getKey()));
-                    Utilities.clearWorkMapForConf(plan.getKey());
-                    found++;
-                }
+            for (Future<Integer> thread : found) {
+                total += thread.get();
             }
         } finally {
             pool.shutdownNow();
         }
-        assertEquals(THREADS * PLANS_PER_THREAD, found);
+        assertEquals(THREADS * PLANS_PER_THREAD, total);
+    }
+
+    private static Configuration plan(String name) {
+        Configuration conf = new Configuration(false);
+        HiveConf.setVar(conf, HiveConf.ConfVars.PLAN, "file:/no-such-plans/" + name);
+        return conf;
     }
 }
