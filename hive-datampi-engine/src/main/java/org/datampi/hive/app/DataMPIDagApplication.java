@@ -58,18 +58,22 @@ public final class DataMPIDagApplication {
     /**
      * @param user whom the job's tasks run as ({@link JobUser}: file systems made from the DAG's configuration)
      * @param pruning the files of dynamic partition pruning, beside the DAG file
+     * @param files the rank's Hadoop configuration for the files beside the DAG file (counters, pruning), loaded
+     *     once: a fresh {@code Configuration} parses Hadoop's default XML files on its first read, some 3 ms of CPU,
+     *     which every task paid (TPC-DS q17's 1,009-task reducer: a quarter of the ranks' CPU)
      */
-    private record Job(String id, Path dagFile, DagJob dag, JobUser user, PruningFiles pruning) {
+    private record Job(String id, Path dagFile, DagJob dag, JobUser user, PruningFiles pruning, Configuration files) {
     }
 
     public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
         // Before this rank's first task: rank 0 makes pruned scans' splits while its main thread runs tasks.
         HivePlanCache.makePerThread();
         Path dagFile = new Path(args[0]);
+        Configuration files = new Configuration();
         byte[] bytes;
         DagJob dag;
         if (setup.rank() == 0) {
-            try (InputStream in = dagFile.getFileSystem(new Configuration()).open(dagFile)) {
+            try (InputStream in = dagFile.getFileSystem(files).open(dagFile)) {
                 bytes = in.readAllBytes();
             }
             dag = DagJob.read(new ByteArrayInputStream(bytes));
@@ -92,7 +96,7 @@ public final class DataMPIDagApplication {
         // Hive's Tez compiler gives every vertex's processor the query's whole configuration, as it gives Tez's.
         current = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
                 dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())),
-                new PruningFiles(new Configuration(), dagFile.getParent()));
+                new PruningFiles(files, dagFile.getParent()), files);
         if (runner == null) {
             runner = new VertexTaskRunner(setup.host());
         }
@@ -145,7 +149,7 @@ public final class DataMPIDagApplication {
         // Rank 0 makes the splits of the vertices that pruning defers, in threads of their own (PrunedSplits).
         // At most four at once: each split generator holds its partitions' metadata on rank 0's task-sized heap.
         PrunedSplits pruned = stages.rank() == 0 && dag.vertices().stream().anyMatch(DagVertex::deferred)
-                ? new PrunedSplits(dag, job.dagFile(), job.pruning(), job.user(), stages,
+                ? new PrunedSplits(dag, job.dagFile(), job.files(), job.pruning(), job.user(), stages,
                         Math.min(4, Runtime.getRuntime().availableProcessors()))
                 : null;
         try {
@@ -216,7 +220,7 @@ public final class DataMPIDagApplication {
         }
         TaskCounters rank = new TaskCounters(null);
         rank.incrCounter(StageCounters.GROUP, DagCounters.SPILLED_BYTES, stages.spilledBytes());
-        rank.save(new Configuration(), job.dagFile().getParent(), DagCounters.rankFile(stages.rank()));
+        rank.save(job.files(), job.dagFile().getParent(), DagCounters.rankFile(stages.rank()));
     }
 
     /**
@@ -286,7 +290,7 @@ public final class DataMPIDagApplication {
         usage.addTo(saved);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
-        saved.save(new Configuration(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
+        saved.save(job.files(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
     }
 
     private static synchronized Job currentJob(String id) {

@@ -46,6 +46,7 @@ final class PrunedSplits implements AutoCloseable {
 
     private final DagJob dag;
     private final Path dagFile;
+    private final Configuration files;
     private final PruningFiles pruning;
     private final JobUser user;
     private final StageRuntime stages;
@@ -58,12 +59,15 @@ final class PrunedSplits implements AutoCloseable {
     /**
      * Starts watching for the vertices whose splits can be made.
      *
+     * @param files the Hadoop configuration for the files beside DAG_FILE
      * @param threads how many vertices' splits are made at once (each split generator lists and groups its own
      *     partitions' files)
      */
-    PrunedSplits(DagJob dag, Path dagFile, PruningFiles pruning, JobUser user, StageRuntime stages, int threads) {
+    PrunedSplits(DagJob dag, Path dagFile, Configuration files, PruningFiles pruning, JobUser user,
+            StageRuntime stages, int threads) {
         this.dag = requireNonNull(dag, "dag is null");
         this.dagFile = requireNonNull(dagFile, "dagFile is null");
+        this.files = requireNonNull(files, "files is null");
         this.pruning = requireNonNull(pruning, "pruning is null");
         this.user = requireNonNull(user, "user is null");
         this.stages = requireNonNull(stages, "stages is null");
@@ -192,7 +196,7 @@ final class PrunedSplits implements AutoCloseable {
         TaskCounters saved = TaskCounters.of(splits.counters());
         saved.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE,
                 vertex.deferredSplits().orElseThrow().inputDirectories());
-        saved.save(new Configuration(), dagFile.getParent(), DagCounters.splitsFile(vertex.name()));
+        saved.save(files, dagFile.getParent(), DagCounters.splitsFile(vertex.name()));
         stages.planStage(stage, withTasks.tasks().stream().map(DagVertex.VertexTask::hosts).toList());
         LOG.info("Hive query {}: {} pruned by {} events of {}: {} tasks, splits made in {} ms", dag.queryId(),
                 vertex.name(), events.size(), sourceTasks.keySet(), withTasks.tasks().size(),

@@ -17,6 +17,13 @@ import org.datampi.hive.client.JobPlan;
 
 /** The task counts of a DAG's vertices fed by edges only (Hive's reducers), decided on the client. */
 final class ReducerTasks {
+    /**
+     * Tasks per rank an estimated count is cut to (unless its largest source has more): enough for ranks to even out
+     * unequal tasks and to keep each task's input within its memory as the data grows, few enough that a task's fixed
+     * cost (some 10 ms on a warm rank) stays small.
+     */
+    static final int ESTIMATED_TASKS_PER_RANK = 4;
+
     private ReducerTasks() {
     }
 
@@ -24,8 +31,8 @@ final class ReducerTasks {
      * The tasks of a vertex fed by edges only, as the mapreduce shape decides its A tasks (JobPlan,
      * hive.datampi.parallelism; enhanced: as many as its largest input vertex's, one for a leaf): a count Hive
      * estimated (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per
-     * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept. A source pruned while the DAG
-     * runs counts as one task per rank. The destination of a one-to-one edge has its source's tasks; a cross
+     * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept. An estimated count is first cut
+     * to {@link #estimatedBound}. A source pruned while the DAG runs counts as one task per rank. The destination of a one-to-one edge has its source's tasks; a cross
      * product's, whose count Hive leaves to Tez's vertex manager, is counted as an estimated one.
      */
     static int count(HiveConf conf, TezWork work, VertexPlan vertex, Map<String, List<DagVertex.VertexTask>> tasks,
@@ -73,10 +80,25 @@ final class ReducerTasks {
                 estimated &= type == TezEdgeProperty.EdgeType.SIMPLE_EDGE && estimated(sender, unit.getName());
             }
         }
+        if (estimated && !ours) {
+            hiveTasks = estimatedBound(hiveTasks, sourceTasks, ranks);
+        }
         // Enhanced parallelism gives the query's last vertex (one writing, not feeding another) one task, as the
         // last stage of a query in the mapreduce shape.
         boolean last = work.getChildren(unit).isEmpty();
         return JobPlan.of(conf, ranks, sourceTasks, hiveTasks, !(estimated || ours), last).aTasks();
+    }
+
+    /**
+     * An estimated count cut to {@link #ESTIMATED_TASKS_PER_RANK} tasks per rank, or to the largest source's tasks
+     * where it has more. Hive's Tez compiler estimates reducers from its statistics, which after a join or two can be
+     * off by orders of magnitude (TPC-DS q17: 24 billion rows where one reached the reducer, so 1,009 tasks, 13 s of
+     * ranks running tasks of nothing); on Tez the count is an upper bound that its vertex manager lowers to what the
+     * sources wrote, when a user turns hive.tez.auto.reducer.parallelism on. The ranks plan every task before the DAG
+     * runs, so the bound replaces the vertex manager's look at the sources' output.
+     */
+    static int estimatedBound(int hiveTasks, int sourceTasks, int ranks) {
+        return Math.min(hiveTasks, Math.max(sourceTasks, ESTIMATED_TASKS_PER_RANK * ranks));
     }
 
     /** Whether Hive estimated the task count of the vertex CHILD from PARENT's reduce sinks (they may change it). */
