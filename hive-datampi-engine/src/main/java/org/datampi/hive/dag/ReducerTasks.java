@@ -32,8 +32,9 @@ final class ReducerTasks {
      * hive.datampi.parallelism; enhanced: as many as its largest input vertex's, one for a leaf): a count Hive
      * estimated (256 MB per reducer, for a cluster with many more reducer slots than stages) is raised to one per
      * rank; a count Hive fixed (ORDER BY, bucketing, mapreduce.job.reduces) is kept. An estimated count is first cut
-     * to {@link #estimatedBound}. A source pruned while the DAG runs counts as one task per rank. The destination of a one-to-one edge has its source's tasks; a cross
-     * product's, whose count Hive leaves to Tez's vertex manager, is counted as an estimated one.
+     * to {@link #estimatedBound}. A source pruned while the DAG runs counts as one task per rank. The destination of
+     * a one-to-one edge has its source's tasks; a cross product's, whose count Hive leaves to Tez's vertex manager, is
+     * counted as an estimated one.
      */
     static int count(HiveConf conf, TezWork work, VertexPlan vertex, Map<String, List<DagVertex.VertexTask>> tasks,
             Map<String, SplitRequest> splitRequests, int ranks) throws HiveException {

@@ -35,9 +35,9 @@ import com.google.common.collect.Multimap;
 /**
  * Runs a vertex's tasks in a rank with Tez's own task runtime (LogicalIOProcessorRuntimeTask), as a Tez container
  * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
- * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per rank process: like a
- * container, it keeps one object registry (Hive caches plans and hash tables in it), cleared when the DAG or the
- * vertex changes.
+ * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per rank
+ * process: like a container, it keeps one object registry (Hive caches plans and hash tables in it), cleared when the
+ * DAG or the vertex changes.
  *
  * <p>Not thread-safe: a rank runs one task at a time.
  */
