@@ -96,6 +96,9 @@ final class BenchmarkReport {
                     : " **Answers differ from " + base + "'s** for: " + String.join(", ", mismatched) + " (see each "
                             + "engine's <workload>.tsv).");
         }
+        if (hasBase() && !others.isEmpty()) {
+            md.append(compileParagraph(others));
+        }
         md.append("\n\nPeak resident memory (the engine's JVM and every process it started, sampled every 200 ms): ");
         List<String> memory = new ArrayList<>();
         engines.forEach(e -> memory.add(String.format(Locale.ROOT, "%s %,d MB", e.engine(), e.peakMegabytes())));
@@ -108,6 +111,23 @@ final class BenchmarkReport {
         return md.toString();
     }
 
+    /**
+     * Hive's compile time, which every engine shares (the same parser, planner and metastore calls), and the ratios
+     * of what is left: the engines' own part of the time. Where compile weighs much (small data, a metastore slow to
+     * list many partitions) the ratio of whole runs understates the difference between the engines.
+     */
+    private String compileParagraph(List<EngineResults> others) {
+        List<String> compile = new ArrayList<>();
+        engines.forEach(e -> compile.add(String.format(Locale.ROOT, "%s %.1f s", e.engine(),
+                sumOverCommon(e.medians(Timing::compileSeconds)))));
+        List<String> after = new ArrayList<>();
+        others.forEach(e -> after.add(e.engine() + "/" + base + " **" + ratio(geomean(afterCompile(e)),
+                geomean(afterCompile(base()))) + "**"));
+        return "\n\nHive's compile (parse, plan, metastore; the same front end for every engine), the median runs' "
+                + "summed over those workloads: " + String.join(", ", compile) + ". After compile, the geometric mean "
+                + "of each engine's own time: " + String.join(", ", after) + ".";
+    }
+
     /** The ratio lines a script can grep, e.g. {@code tez-yarn_vs_datampi_geomean=1.64}. */
     List<String> ratioLines() {
         List<String> lines = new ArrayList<>();
@@ -115,10 +135,20 @@ final class BenchmarkReport {
             for (EngineResults other : engines) {
                 if (!other.engine().equals(base)) {
                     lines.add(other.engine() + "_vs_" + base + "_geomean=" + ratio(geomean(other), geomean(base())));
+                    lines.add(other.engine() + "_vs_" + base + "_geomean_after_compile="
+                            + ratio(geomean(afterCompile(other)), geomean(afterCompile(base()))));
                 }
             }
         }
         return lines;
+    }
+
+    private static Map<String, OptionalDouble> afterCompile(EngineResults engine) {
+        return engine.medians(timing -> timing.seconds() - timing.compileSeconds());
+    }
+
+    private double sumOverCommon(Map<String, OptionalDouble> medians) {
+        return commonWorkloads().stream().mapToDouble(w -> medians.get(w).getAsDouble()).sum();
     }
 
     private String slowestBreakdown(Path consoleLog) throws IOException {
@@ -163,11 +193,15 @@ final class BenchmarkReport {
 
     /** The engine's geometric mean of medians over the workloads every engine completed. */
     OptionalDouble geomean(EngineResults engine) {
+        return geomean(engine.medians());
+    }
+
+    private OptionalDouble geomean(Map<String, OptionalDouble> medians) {
         List<String> common = commonWorkloads();
         if (common.isEmpty()) {
             return OptionalDouble.empty();
         }
-        double logSum = common.stream().mapToDouble(w -> Math.log(engine.medians().get(w).getAsDouble())).sum();
+        double logSum = common.stream().mapToDouble(w -> Math.log(medians.get(w).getAsDouble())).sum();
         return OptionalDouble.of(Math.exp(logSum / common.size()));
     }
 

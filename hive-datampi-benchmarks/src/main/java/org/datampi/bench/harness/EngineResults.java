@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -61,11 +62,16 @@ record EngineResults(String engine, List<Timing> timings, long peakMegabytes, in
 
     /** Median seconds per workload, in run order; empty for a workload with a failed run. */
     Map<String, OptionalDouble> medians() {
+        return medians(Timing::seconds);
+    }
+
+    /** The median of a measure of the runs (e.g. Hive's compile time) per workload, as {@link #medians()}. */
+    Map<String, OptionalDouble> medians(ToDoubleFunction<Timing> seconds) {
         Map<String, List<Timing>> byWorkload = timings.stream()
                 .collect(Collectors.groupingBy(Timing::workload, LinkedHashMap::new, Collectors.toList()));
         Map<String, OptionalDouble> medians = new LinkedHashMap<>();
         byWorkload.forEach((workload, runs) -> medians.put(workload, runs.stream().allMatch(Timing::ok)
-                ? OptionalDouble.of(median(runs.stream().mapToDouble(Timing::seconds).toArray()))
+                ? OptionalDouble.of(median(runs.stream().mapToDouble(seconds).toArray()))
                 : OptionalDouble.empty()));
         return medians;
     }

@@ -149,9 +149,11 @@ public final class WorkloadRunner {
         long start = System.nanoTime();
         List<String> rows = new ArrayList<>();
         boolean ok = true;
+        double compileSeconds = 0;
         try {
             for (String statement : workload.statements()) {
                 rows.addAll(hive.execute(statement));
+                compileSeconds += hive.lastCompileSeconds();
             }
         } catch (CommandProcessorException e) {
             ok = false;
@@ -167,6 +169,6 @@ public final class WorkloadRunner {
             }
         }
         Files.write(out.resolve(workload.name() + ".tsv"), rows, StandardCharsets.UTF_8);
-        return new Timing(workload.name(), engine, run, seconds, rows.size(), ok);
+        return new Timing(workload.name(), engine, run, seconds, rows.size(), ok, compileSeconds);
     }
 }

@@ -86,6 +86,7 @@ public final class HiveServer2Datampi {
         overrides.putAll(settings);
         HiveConf.overrides.putAll(overrides);
         HiveConf serverConf = new HiveConf();
+        EmbeddedMetastore.configureDerby(state);
         EmbeddedMetastore.ensureTables(serverConf, state);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install(serverConf);

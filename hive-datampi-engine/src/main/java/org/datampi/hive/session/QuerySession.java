@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -15,6 +14,8 @@ import java.util.Optional;
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.IDriver;
+import org.apache.hadoop.hive.ql.QueryDisplay;
+import org.apache.hadoop.hive.ql.log.PerfLogger;
 import org.apache.hadoop.hive.ql.processors.CommandProcessor;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
@@ -24,11 +25,13 @@ import org.apache.hadoop.hive.ql.session.SessionState;
 /**
  * A Hive session on the embedded default, driven through Hive's Driver API as the Hive CLI drives it: SQL goes to a
  * Driver, commands (SET, ADD JAR, ...) to their processors. Used by bin/hive-datampi and the benchmark runners.
+ *
+ * <p>Not thread-safe: one thread runs a session's statements, as in Hive's CLI.
  */
 public final class QuerySession implements AutoCloseable {
-    private static final String DERBY_LOG = "derby.stream.error.file";
-
     private final SessionState session;
+    /** Hive's compile time of the last statement run, in seconds: 0 for a command. */
+    private double lastCompileSeconds;
 
     private QuerySession(SessionState session) {
         this.session = requireNonNull(session, "session is null");
@@ -37,16 +40,7 @@ public final class QuerySession implements AutoCloseable {
     /** Starts a session on the state directory; Hive's console output (progress, errors) goes to console. */
     public static QuerySession start(Path stateDir, Map<String, String> settings, SessionStream out,
             SessionStream console) {
-        // The embedded Derby metastore's own log goes with the other logs, not into the working directory.
-        if (System.getProperty(DERBY_LOG) == null) {
-            Path logs = stateDir.toAbsolutePath().resolve("logs");
-            try {
-                Files.createDirectories(logs);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot create the log directory " + logs, e);
-            }
-            System.setProperty(DERBY_LOG, logs.resolve("derby.log").toString());
-        }
+        EmbeddedMetastore.configureDerby(stateDir);
         HiveConf conf = EmbeddedHive.configuration(stateDir, settings);
         DataMPIEngine.install(conf);
         EmbeddedMetastore.ensureTables(conf, stateDir);
@@ -73,9 +67,11 @@ public final class QuerySession implements AutoCloseable {
             throw printed(new CommandProcessorException("FAILED: " + e.getMessage(), e));
         }
         List<String> rows = new ArrayList<>();
+        lastCompileSeconds = 0;
         if (processor instanceof IDriver driver) {
             try {
                 driver.run(statement);
+                lastCompileSeconds = compileSeconds(driver);
                 List<String> batch = new ArrayList<>();
                 while (driver.getResults(batch)) {
                     rows.addAll(batch);
@@ -101,6 +97,20 @@ public final class QuerySession implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /**
+     * Hive's compile time of the last statement {@link #execute} ran (parse, analysis, optimization, the engine's
+     * plan: Hive's "Completed compiling command ... Time taken"), in seconds; 0 for a command (SET, ADD JAR) or a
+     * statement that failed. The part of a query's time that is the same front end whatever engine runs it.
+     */
+    public double lastCompileSeconds() {
+        return lastCompileSeconds;
+    }
+
+    private static double compileSeconds(IDriver driver) {
+        Long millis = driver.getQueryDisplay().getPerfLogTimes(QueryDisplay.Phase.COMPILATION).get(PerfLogger.COMPILE);
+        return millis == null ? 0 : millis / 1e3;
     }
 
     /** The datampi setting a SET assigns ("hive.datampi.heap=4g", "hiveconf:hive.datampi.heap = 4g"), if any. */
