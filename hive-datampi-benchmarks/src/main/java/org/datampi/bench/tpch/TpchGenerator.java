@@ -19,11 +19,15 @@ import io.trino.tpch.TpchTable;
 /**
  * bin/tpch-gen: writes the 8 TPC-H tables in dbgen's format ('|'-separated, with the trailing '|') with
  * io.trino.tpch, one directory per table, streaming row by row. The large tables are split into several files so
- * that a scan has several input splits. A file appears under its final name only once it is complete.
+ * that a scan has several input splits. A file appears under its final name only once it is complete, so a re-run
+ * after an interruption writes only the files that are missing; {@value #MARKER}, naming the scale, is written last
+ * (bin/tpch-load refuses a directory without it).
  *
  * <p>Arguments: {@code --scale SF --out DIR [--files N]} (N files for each large table; default 4).
  */
 public final class TpchGenerator {
+    /** The file a complete output directory holds, naming its scale and files: {@code scale=10.0}. */
+    public static final String MARKER = "tpch-gen.properties";
     /** Tables small enough (or fixed in size) to stay in one file. */
     private static final Set<String> SINGLE_FILE = Set.of("nation", "region", "supplier");
     private static final long PROGRESS_ROWS = 1_000_000;
@@ -64,10 +68,18 @@ public final class TpchGenerator {
         new TpchGenerator(scale, out, files, System.err).generate();
     }
 
+    /** Writes every file that is not already there, then the marker. */
     public void generate() throws IOException {
+        Files.createDirectories(out);
         for (TpchTable<?> table : TpchTable.getTables()) {
             generate(table);
         }
+        Path marker = out.resolve(MARKER);
+        Path partial = out.resolve("." + MARKER + ".partial");
+        Files.writeString(partial, "scale=" + scale + "\nfiles=" + files + "\ngenerator=io.trino.tpch\n",
+                StandardCharsets.UTF_8);
+        Files.move(partial, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        progress.printf(Locale.ROOT, "tpch-gen: scale %s in %s: %d tables%n", scale, out, tableNames().size());
     }
 
     private <E extends TpchEntity> void generate(TpchTable<E> table) throws IOException {
@@ -75,8 +87,13 @@ public final class TpchGenerator {
         Path directory = Files.createDirectories(out.resolve(name));
         int parts = SINGLE_FILE.contains(name) ? 1 : files;
         long rows = 0;
+        int there = 0;
         for (int part = 1; part <= parts; part++) {
             Path file = directory.resolve(String.format(Locale.ROOT, "%s.tbl.%d", name, part));
+            if (Files.exists(file)) {
+                there++;
+                continue;
+            }
             Path partial = directory.resolve("." + file.getFileName() + ".partial");
             try (BufferedWriter writer = Files.newBufferedWriter(partial, StandardCharsets.UTF_8)) {
                 for (E row : table.createGenerator(scale, part, parts)) {
@@ -89,7 +106,12 @@ public final class TpchGenerator {
             }
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }
-        progress.printf(Locale.ROOT, "tpch-gen: %s done, %,d rows in %d file(s)%n", name, rows, parts);
+        if (there == parts) {
+            progress.printf(Locale.ROOT, "tpch-gen: %s already there, %d file(s)%n", name, parts);
+        } else {
+            progress.printf(Locale.ROOT, "tpch-gen: %s done, %,d rows in %d file(s)%s%n", name, rows, parts - there,
+                    there == 0 ? "" : String.format(Locale.ROOT, ", %d more already there", there));
+        }
     }
 
     /** The table names, in dbgen's naming, as the directories are named. */

@@ -47,6 +47,27 @@ class TpchGeneratorTest {
         }
     }
 
+    /**
+     * A run interrupted after some files (no marker yet) is resumed: the files there are kept as they are, the
+     * missing ones written, the marker last; the result is the same data.
+     */
+    @Test
+    void aRerunWritesOnlyWhatIsMissingAndTheMarkerLast() throws Exception {
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        new TpchGenerator(0.01, out, 2, quiet).generate();
+        List<String> complete = lines(out.resolve("orders"));
+        Path kept = out.resolve("lineitem").resolve("lineitem.tbl.1");
+        Files.writeString(kept, "kept|\n");
+        Files.delete(out.resolve("orders").resolve("orders.tbl.2"));
+        Files.delete(out.resolve(TpchGenerator.MARKER));
+
+        new TpchGenerator(0.01, out, 2, quiet).generate();
+
+        assertEquals(List.of("kept|"), Files.readAllLines(kept), "a complete file is not written again");
+        assertEquals(complete, lines(out.resolve("orders")), "the missing file is written again, the same");
+        assertTrue(Files.readString(out.resolve(TpchGenerator.MARKER)).contains("scale=0.01"));
+    }
+
     private static List<String> lines(Path directory) throws Exception {
         try (Stream<Path> files = Files.list(directory)) {
             return files.sorted().flatMap(file -> {
