@@ -112,20 +112,24 @@ final class BenchmarkReport {
     }
 
     /**
-     * Hive's compile time, which every engine shares (the same parser, planner and metastore calls), and the ratios
-     * of what is left: the engines' own part of the time. Where compile weighs much (small data, a metastore slow to
-     * list many partitions) the ratio of whole runs understates the difference between the engines.
+     * Hive's compile time, which is mostly the same on every engine (the same parser, planner, metastore calls; Tez and
+     * datampi's DAG shape share the task compiler too), and the ratios of what is left: the engines' own part of the
+     * time. Where compile weighs much (small data, a metastore slow to list many partitions) the ratio of whole runs
+     * understates the difference between the engines. Unknown (NaN) for runs recorded before compile was.
      */
     private String compileParagraph(List<EngineResults> others) {
         List<String> compile = new ArrayList<>();
-        engines.forEach(e -> compile.add(String.format(Locale.ROOT, "%s %.1f s", e.engine(),
-                sumOverCommon(e.medians(Timing::compileSeconds)))));
+        engines.forEach(e -> {
+            double seconds = sumOverCommon(e.medians(Timing::compileSeconds));
+            compile.add(e.engine() + " " + (Double.isNaN(seconds) ? "unknown"
+                    : String.format(Locale.ROOT, "%.1f s", seconds)));
+        });
         List<String> after = new ArrayList<>();
         others.forEach(e -> after.add(e.engine() + "/" + base + " **" + ratio(geomean(afterCompile(e)),
                 geomean(afterCompile(base()))) + "**"));
-        return "\n\nHive's compile (parse, plan, metastore; the same front end for every engine), the median runs' "
-                + "summed over those workloads: " + String.join(", ", compile) + ". After compile, the geometric mean "
-                + "of each engine's own time: " + String.join(", ", after) + ".";
+        return "\n\nHive's compile (parse, plan, metastore, task compiler: mostly the same on every engine), summed "
+                + "over those workloads' median runs: " + String.join(", ", compile) + ". After compile, the geometric "
+                + "mean of each engine's own time: " + String.join(", ", after) + ".";
     }
 
     /** The ratio lines a script can grep, e.g. {@code tez-yarn_vs_datampi_geomean=1.64}. */
@@ -210,7 +214,7 @@ final class BenchmarkReport {
     }
 
     private static String ratio(OptionalDouble other, OptionalDouble base) {
-        return other.isPresent() && base.isPresent()
+        return other.isPresent() && base.isPresent() && Double.isFinite(other.getAsDouble() / base.getAsDouble())
                 ? String.format(Locale.ROOT, "%.2f", other.getAsDouble() / base.getAsDouble()) : "-";
     }
 }

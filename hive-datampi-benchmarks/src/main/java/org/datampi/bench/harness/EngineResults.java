@@ -66,12 +66,12 @@ record EngineResults(String engine, List<Timing> timings, long peakMegabytes, in
     }
 
     /** The median of a measure of the runs (e.g. Hive's compile time) per workload, as {@link #medians()}. */
-    Map<String, OptionalDouble> medians(ToDoubleFunction<Timing> seconds) {
+    Map<String, OptionalDouble> medians(ToDoubleFunction<Timing> measure) {
         Map<String, List<Timing>> byWorkload = timings.stream()
                 .collect(Collectors.groupingBy(Timing::workload, LinkedHashMap::new, Collectors.toList()));
         Map<String, OptionalDouble> medians = new LinkedHashMap<>();
         byWorkload.forEach((workload, runs) -> medians.put(workload, runs.stream().allMatch(Timing::ok)
-                ? OptionalDouble.of(median(runs.stream().mapToDouble(seconds).toArray()))
+                ? OptionalDouble.of(median(runs.stream().mapToDouble(measure).toArray()))
                 : OptionalDouble.empty()));
         return medians;
     }

@@ -20,14 +20,18 @@ import io.trino.tpch.TpchTable;
  * bin/tpch-gen: writes the 8 TPC-H tables in dbgen's format ('|'-separated, with the trailing '|') with
  * io.trino.tpch, one directory per table, streaming row by row. The large tables are split into several files so
  * that a scan has several input splits. A file appears under its final name only once it is complete, so a re-run
- * after an interruption writes only the files that are missing; {@value #MARKER}, naming the scale, is written last
- * (bin/tpch-load refuses a directory without it).
+ * after an interruption writes only the files that are missing. What a run makes (scale, files) is recorded before
+ * its first file ({@value #STARTED}) and, once every file is there, as {@value #MARKER} (bin/tpch-load refuses a
+ * directory without it): a run into a directory that holds another scale or file count, or files that record none,
+ * is refused rather than mixed with them.
  *
  * <p>Arguments: {@code --scale SF --out DIR [--files N]} (N files for each large table; default 4).
  */
 public final class TpchGenerator {
     /** The file a complete output directory holds, naming its scale and files: {@code scale=10.0}. */
     public static final String MARKER = "tpch-gen.properties";
+    /** What a run that has not finished makes, recorded before its first file. */
+    private static final String STARTED = ".tpch-gen.started";
     /** Tables small enough (or fixed in size) to stay in one file. */
     private static final Set<String> SINGLE_FILE = Set.of("nation", "region", "supplier");
     private static final long PROGRESS_ROWS = 1_000_000;
@@ -68,17 +72,34 @@ public final class TpchGenerator {
         new TpchGenerator(scale, out, files, System.err).generate();
     }
 
-    /** Writes every file that is not already there, then the marker. */
+    /**
+     * Writes every file that is not already there, then the marker. Refuses, naming the directory, one that holds
+     * another scale or file count, or TPC-H files that record neither.
+     */
     public void generate() throws IOException {
         Files.createDirectories(out);
+        String settings = "scale=" + scale + "\nfiles=" + files + "\ngenerator=io.trino.tpch\n";
+        Path marker = out.resolve(MARKER);
+        Path started = out.resolve(STARTED);
+        Path recorded = Files.exists(marker) ? marker : started;
+        if (Files.exists(recorded)) {
+            String holds = Files.readString(recorded, StandardCharsets.UTF_8);
+            if (!holds.equals(settings)) {
+                throw new IllegalStateException(out + " holds TPC-H data of " + holds.replace('\n', ' ').trim()
+                        + ", not scale=" + scale + " files=" + files + ": use another --out, or delete it");
+            }
+        } else if (tableNames().stream().anyMatch(name -> Files.exists(out.resolve(name)))) {
+            throw new IllegalStateException(out + " holds TPC-H tables whose scale was not recorded: use another "
+                    + "--out, or delete it");
+        } else {
+            Files.writeString(started, settings, StandardCharsets.UTF_8);
+        }
         for (TpchTable<?> table : TpchTable.getTables()) {
             generate(table);
         }
-        Path marker = out.resolve(MARKER);
-        Path partial = out.resolve("." + MARKER + ".partial");
-        Files.writeString(partial, "scale=" + scale + "\nfiles=" + files + "\ngenerator=io.trino.tpch\n",
-                StandardCharsets.UTF_8);
-        Files.move(partial, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        if (Files.exists(started)) {
+            Files.move(started, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
         progress.printf(Locale.ROOT, "tpch-gen: scale %s in %s: %d tables%n", scale, out, tableNames().size());
     }
 

@@ -1,6 +1,7 @@
 package org.datampi.bench.tpch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
@@ -20,6 +21,8 @@ class TpchGeneratorTest {
             "nation", new long[] {25, 4}, "region", new long[] {5, 3}, "supplier", new long[] {100, 7},
             "part", new long[] {2_000, 9}, "partsupp", new long[] {8_000, 5}, "customer", new long[] {1_500, 8},
             "orders", new long[] {15_000, 9});
+
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     @TempDir
     Path out;
@@ -48,24 +51,36 @@ class TpchGeneratorTest {
     }
 
     /**
-     * A run interrupted after some files (no marker yet) is resumed: the files there are kept as they are, the
-     * missing ones written, the marker last; the result is the same data.
+     * A run that left files missing is resumed: the files there are kept as they are, the missing ones written
+     * again, the same.
      */
     @Test
-    void aRerunWritesOnlyWhatIsMissingAndTheMarkerLast() throws Exception {
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        new TpchGenerator(0.01, out, 2, quiet).generate();
+    void aRerunWritesOnlyWhatIsMissing() throws Exception {
+        new TpchGenerator(0.01, out, 2, QUIET).generate();
         List<String> complete = lines(out.resolve("orders"));
         Path kept = out.resolve("lineitem").resolve("lineitem.tbl.1");
         Files.writeString(kept, "kept|\n");
         Files.delete(out.resolve("orders").resolve("orders.tbl.2"));
-        Files.delete(out.resolve(TpchGenerator.MARKER));
 
-        new TpchGenerator(0.01, out, 2, quiet).generate();
+        new TpchGenerator(0.01, out, 2, QUIET).generate();
 
         assertEquals(List.of("kept|"), Files.readAllLines(kept), "a complete file is not written again");
         assertEquals(complete, lines(out.resolve("orders")), "the missing file is written again, the same");
-        assertTrue(Files.readString(out.resolve(TpchGenerator.MARKER)).contains("scale=0.01"));
+        assertTrue(Files.readString(out.resolve(TpchGenerator.MARKER)).contains("scale=0.01\nfiles=2\n"));
+    }
+
+    /** Files of another scale or file count, or of one not recorded, are not mixed with a new run's. */
+    @Test
+    void aDirectoryOfOtherDataIsRefused(@TempDir Path unrecorded) throws Exception {
+        new TpchGenerator(0.01, out, 2, QUIET).generate();
+        assertTrue(assertThrows(IllegalStateException.class, () -> new TpchGenerator(0.02, out, 2, QUIET).generate())
+                .getMessage().contains("holds TPC-H data of scale=0.01 files=2"));
+        assertThrows(IllegalStateException.class, () -> new TpchGenerator(0.01, out, 3, QUIET).generate());
+
+        Files.createDirectories(unrecorded.resolve("lineitem"));
+        assertTrue(assertThrows(IllegalStateException.class,
+                () -> new TpchGenerator(0.01, unrecorded, 2, QUIET).generate()).getMessage()
+                .contains("whose scale was not recorded"));
     }
 
     private static List<String> lines(Path directory) throws Exception {

@@ -100,9 +100,10 @@ public final class QuerySession implements AutoCloseable {
     }
 
     /**
-     * Hive's compile time of the last statement {@link #execute} ran (parse, analysis, optimization, the engine's
-     * plan: Hive's "Completed compiling command ... Time taken"), in seconds; 0 for a command (SET, ADD JAR) or a
-     * statement that failed. The part of a query's time that is the same front end whatever engine runs it.
+     * Hive's compile time of the last statement {@link #execute} ran (parse, analysis, optimization, the task
+     * compiler: Hive's "Completed compiling command ... Time taken"), in seconds; 0 for a command (SET, ADD JAR) or
+     * a statement that failed. The part of a query's time that is mostly the same whatever engine runs it. When Hive
+     * runs a query again (its re-execution plugins) it is the last compile's: the earlier compile counts as the run's.
      */
     public double lastCompileSeconds() {
         return lastCompileSeconds;
