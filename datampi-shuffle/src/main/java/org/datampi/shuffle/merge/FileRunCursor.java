@@ -1,25 +1,34 @@
 package org.datampi.shuffle.merge;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 
-/** A cursor over a spilled run, read sequentially through a buffer; pairs are copied into reused arrays. */
+/**
+ * A cursor over a spilled run, read sequentially in large pieces into one array; the current pair's key and value
+ * are slices of that array (no copy), which a pair larger than the array grows to hold.
+ */
 public final class FileRunCursor implements RunCursor {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
+    /** Two vints of at most 5 bytes each: enough to know a pair's length. */
+    private static final int MOST_HEADER_BYTES = 10;
 
     private final Path file;
-    private final DataInputStream in;
+    private final InputStream in;
     private final Runnable onClose;
     private boolean closed;
-    private byte[] key = new byte[64];
-    private byte[] value = new byte[64];
+    private boolean endOfFile;
+    private byte[] buffer = new byte[READ_BUFFER_BYTES];
+    /** buffer[position, limit) is read from the file and not yet handed out. */
+    private int position;
+    private int limit;
+    private int keyOffset;
     private int keyLength;
     private int valueLength;
 
@@ -32,7 +41,7 @@ public final class FileRunCursor implements RunCursor {
         this.file = file;
         this.onClose = onClose;
         try {
-            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), READ_BUFFER_BYTES));
+            this.in = Files.newInputStream(file);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot open spill file " + file, e);
         }
@@ -41,49 +50,74 @@ public final class FileRunCursor implements RunCursor {
     @Override
     public boolean next() {
         try {
-            int first = in.read();
-            if (first < 0) {
+            if (!fill(MOST_HEADER_BYTES) && position == limit) {
                 return false;
             }
-            keyLength = readVIntStartingWith((byte) first);
-            valueLength = WritableUtils.readVInt(in);
-            if (key.length < keyLength) {
-                key = new byte[Math.max(keyLength, key.length * 2)];
+            int keyLengthSize = WritableUtils.decodeVIntSize(buffer[position]);
+            if (limit - position <= keyLengthSize) {
+                throw endsInsideAPair();
             }
-            if (value.length < valueLength) {
-                value = new byte[Math.max(valueLength, value.length * 2)];
+            int valueLengthSize = WritableUtils.decodeVIntSize(buffer[position + keyLengthSize]);
+            int header = keyLengthSize + valueLengthSize;
+            if (limit - position < header) {
+                throw endsInsideAPair();
             }
-            in.readFully(key, 0, keyLength);
-            in.readFully(value, 0, valueLength);
+            keyLength = WritableComparator.readVInt(buffer, position);
+            valueLength = WritableComparator.readVInt(buffer, position + keyLengthSize);
+            if (keyLength < 0 || valueLength < 0) {
+                throw new UncheckedIOException(new IOException("Spill file " + file + " is corrupt: a pair of "
+                        + keyLength + " and " + valueLength + " bytes"));
+            }
+            int size = header + keyLength + valueLength;
+            if (!fill(size)) {
+                throw endsInsideAPair();
+            }
+            keyOffset = position + header;
+            position += size;
             return true;
-        } catch (EOFException e) {
-            throw new UncheckedIOException("Spill file " + file + " ends inside a pair", e);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read spill file " + file, e);
         }
     }
 
-    /** Hadoop's vint decoding, given its first byte (already read to detect the end of the file). */
-    private int readVIntStartingWith(byte first) throws IOException {
-        int size = WritableUtils.decodeVIntSize(first);
-        if (size == 1) {
-            return first;
+    /**
+     * Reads until buffer[position, limit) holds at least wanted bytes (moving them to the start of the array, or into a
+     * larger one, first if needed); false if the file ends before.
+     */
+    private boolean fill(int wanted) throws IOException {
+        if (limit - position >= wanted) {
+            return true;
         }
-        long value = 0;
-        for (int i = 0; i < size - 1; i++) {
-            value = (value << 8) | (in.readByte() & 0xFF);
+        if (buffer.length - position < wanted) {
+            byte[] target = wanted > buffer.length ? new byte[Math.max(wanted, buffer.length * 2)] : buffer;
+            System.arraycopy(buffer, position, target, 0, limit - position);
+            buffer = target;
+            limit -= position;
+            position = 0;
         }
-        return (int) (WritableUtils.isNegativeVInt(first) ? ~value : value);
+        while (limit - position < wanted && !endOfFile) {
+            int read = in.read(buffer, limit, buffer.length - limit);
+            if (read < 0) {
+                endOfFile = true;
+            } else {
+                limit += read;
+            }
+        }
+        return limit - position >= wanted;
+    }
+
+    private UncheckedIOException endsInsideAPair() {
+        return new UncheckedIOException(new EOFException("Spill file " + file + " ends inside a pair"));
     }
 
     @Override
     public byte[] keyBuffer() {
-        return key;
+        return buffer;
     }
 
     @Override
     public int keyOffset() {
-        return 0;
+        return keyOffset;
     }
 
     @Override
@@ -93,12 +127,12 @@ public final class FileRunCursor implements RunCursor {
 
     @Override
     public byte[] valueBuffer() {
-        return value;
+        return buffer;
     }
 
     @Override
     public int valueOffset() {
-        return 0;
+        return keyOffset + keyLength;
     }
 
     @Override

@@ -1,0 +1,79 @@
+package org.datampi.shuffle.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.datampi.shuffle.buffer.PairFormat;
+import org.datampi.shuffle.buffer.Pairs;
+import org.datampi.shuffle.spill.SpillFiles;
+import org.datampi.shuffle.spill.SpilledRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spill files written by SpillFiles in pieces and read back by FileRunCursor, pairs of every size across its reads. */
+class FileRunCursorTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void pairsOfEverySizeComeBackInOrder() {
+        List<byte[][]> pairs = new ArrayList<>(Pairs.random(7, 3_000, 40));
+        // Larger than the reader's array (64 KB) and than the writer's (256 KB), between runs of small pairs.
+        pairs.add(1_000, new byte[][] {filled(70_000, 3), filled(5, 4)});
+        pairs.add(2_000, new byte[][] {filled(10, 5), filled(300_000, 6)});
+        pairs.addAll(Pairs.random(8, 3_000, 40));
+        byte[] run = unsorted(pairs);
+
+        SpilledRun spilled = new SpillFiles(temp).write(0, new MemoryRunCursor(run, run.length));
+        assertEquals(pairs.size(), spilled.pairs());
+        assertEquals(run.length, spilled.bytes());
+        List<String> read = new ArrayList<>();
+        try (RunCursor cursor = spilled.open()) {
+            while (cursor.next()) {
+                read.add(Pairs.text(cursor.keyBuffer(), cursor.keyOffset(), cursor.keyLength(), cursor.valueBuffer(),
+                        cursor.valueOffset(), cursor.valueLength()));
+            }
+            assertFalse(cursor.next());
+        }
+        assertEquals(pairs.stream().map(Pairs::text).toList(), read);
+    }
+
+    @Test
+    void aFileThatEndsInsideAPairIsAnErrorNamingIt() throws Exception {
+        byte[] run = unsorted(List.<byte[][]>of(new byte[][] {filled(100, 1), filled(100, 2)},
+                new byte[][] {filled(100, 3), filled(100, 4)}));
+        Path file = temp.resolve("cut.spill");
+        Files.write(file, Arrays.copyOf(run, run.length - 10));
+        try (FileRunCursor cursor = new FileRunCursor(file)) {
+            assertTrue(cursor.next());
+            UncheckedIOException error = assertThrows(UncheckedIOException.class, cursor::next);
+            assertEquals("Spill file " + file + " ends inside a pair", error.getCause().getMessage());
+        }
+    }
+
+    private static byte[] filled(int length, int value) {
+        byte[] bytes = new byte[length];
+        Arrays.fill(bytes, (byte) value);
+        return bytes;
+    }
+
+    /** The pairs in the spill format, in the order given (the cursor does not look at the order). */
+    private static byte[] unsorted(List<byte[][]> pairs) {
+        int size = pairs.stream().mapToInt(pair -> PairFormat.serializedLength(pair[0].length, pair[1].length)).sum();
+        byte[] run = new byte[size];
+        int at = 0;
+        for (byte[][] pair : pairs) {
+            at = PairFormat.write(run, at, pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);
+        }
+        return run;
+    }
+}
