@@ -1,6 +1,8 @@
 -- Copies of the text tables in another storage format, made by Hive itself (CTAS), with table and column
 -- statistics for the optimizer. Variables: SOURCE (the text database), DB (the target), FORMAT (ORC or RCFILE).
+-- The database's datampi.tpch.loaded says 'loading' until the last copy is made, then 'complete'.
 CREATE DATABASE IF NOT EXISTS ${hivevar:DB};
+ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='loading');
 USE ${hivevar:DB};
 
 DROP TABLE IF EXISTS nation;
@@ -19,3 +21,5 @@ DROP TABLE IF EXISTS orders;
 CREATE TABLE orders STORED AS ${hivevar:FORMAT} AS SELECT * FROM ${hivevar:SOURCE}.orders;
 DROP TABLE IF EXISTS lineitem;
 CREATE TABLE lineitem STORED AS ${hivevar:FORMAT} AS SELECT * FROM ${hivevar:SOURCE}.lineitem;
+
+ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='complete');

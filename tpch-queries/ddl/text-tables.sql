@@ -1,8 +1,10 @@
 -- The 8 TPC-H tables as external text tables over bin/tpch-gen's files (dbgen's format: '|'-separated with a
 -- trailing '|', which Hive reads as an extra, ignored field). Column types as the spec defines them: DECIMAL for
 -- money and quantities, DATE for dates; the spec's CHAR and VARCHAR columns are STRING.
--- Variables: DB (database), DATA (the tpch-gen output directory).
+-- Variables: DB (database), DATA (the tpch-gen output directory). The database's datampi.tpch.loaded says 'loading'
+-- until the last table is made, then 'complete' (what bin/tpch-bench checks before it runs queries).
 CREATE DATABASE IF NOT EXISTS ${hivevar:DB};
+ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='loading');
 USE ${hivevar:DB};
 
 DROP TABLE IF EXISTS nation;
@@ -45,3 +47,5 @@ CREATE EXTERNAL TABLE lineitem (l_orderkey BIGINT, l_partkey BIGINT, l_suppkey B
     l_returnflag STRING, l_linestatus STRING, l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
     l_shipinstruct STRING, l_shipmode STRING, l_comment STRING)
 ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE LOCATION '${hivevar:DATA}/lineitem';
+
+ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='complete');

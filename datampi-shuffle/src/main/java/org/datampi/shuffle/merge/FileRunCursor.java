@@ -18,6 +18,8 @@ public final class FileRunCursor implements RunCursor {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
     /** Two vints of at most 5 bytes each: enough to know a pair's length. */
     private static final int MOST_HEADER_BYTES = 10;
+    /** The largest array the JVM makes, less a margin. */
+    private static final int MOST_PAIR_BYTES = Integer.MAX_VALUE - 8;
 
     private final Path file;
     private final InputStream in;
@@ -53,23 +55,22 @@ public final class FileRunCursor implements RunCursor {
             if (!fill(MOST_HEADER_BYTES) && position == limit) {
                 return false;
             }
-            int keyLengthSize = WritableUtils.decodeVIntSize(buffer[position]);
+            int keyLengthSize = lengthSize(position);
             if (limit - position <= keyLengthSize) {
                 throw endsInsideAPair();
             }
-            int valueLengthSize = WritableUtils.decodeVIntSize(buffer[position + keyLengthSize]);
+            int valueLengthSize = lengthSize(position + keyLengthSize);
             int header = keyLengthSize + valueLengthSize;
             if (limit - position < header) {
                 throw endsInsideAPair();
             }
             keyLength = WritableComparator.readVInt(buffer, position);
             valueLength = WritableComparator.readVInt(buffer, position + keyLengthSize);
-            if (keyLength < 0 || valueLength < 0) {
-                throw new UncheckedIOException(new IOException("Spill file " + file + " is corrupt: a pair of "
-                        + keyLength + " and " + valueLength + " bytes"));
+            long size = (long) header + keyLength + valueLength;
+            if (keyLength < 0 || valueLength < 0 || size > MOST_PAIR_BYTES) {
+                throw corrupt("a pair of " + keyLength + " and " + valueLength + " bytes");
             }
-            int size = header + keyLength + valueLength;
-            if (!fill(size)) {
+            if (!fill((int) size)) {
                 throw endsInsideAPair();
             }
             keyOffset = position + header;
@@ -104,6 +105,19 @@ public final class FileRunCursor implements RunCursor {
             }
         }
         return limit - position >= wanted;
+    }
+
+    /** The size of the vint at offset: an int's (at most 5 bytes), or the file is corrupt. */
+    private int lengthSize(int offset) {
+        int size = WritableUtils.decodeVIntSize(buffer[offset]);
+        if (size > Integer.BYTES + 1) {
+            throw corrupt("a length of " + size + " bytes");
+        }
+        return size;
+    }
+
+    private UncheckedIOException corrupt(String what) {
+        return new UncheckedIOException(new IOException("Spill file " + file + " is corrupt: " + what));
     }
 
     private UncheckedIOException endsInsideAPair() {

@@ -48,6 +48,47 @@ class FileRunCursorTest {
     }
 
     @Test
+    void pairHeadersAcrossTheReadArraysEndAndATinyLastPairAreRead() throws Exception {
+        // A first pair that ends a few bytes before or after 64 KB puts the next pair's two-byte lengths across the
+        // end of the reader's first read; the last pair is shorter than the longest header.
+        for (int end = 65_530; end <= 65_540; end++) {
+            List<byte[][]> pairs = new ArrayList<>();
+            pairs.add(new byte[][] {filled(1, 1), filled(end - 4 - 1, 2)});
+            pairs.add(new byte[][] {filled(200, 3), filled(300, 4)});
+            pairs.add(new byte[][] {filled(1, 5), filled(0, 0)});
+            assertEquals(end, PairFormat.serializedLength(1, end - 5));
+            assertEquals(pairs.stream().map(Pairs::text).toList(), read(write("edge-" + end, unsorted(pairs))));
+        }
+    }
+
+    @Test
+    void anEmptyFileHasNoPairs() throws Exception {
+        assertEquals(List.of(), read(write("empty", new byte[0])));
+    }
+
+    @Test
+    void aLengthLongerThanAnIntsIsCorrupt() throws Exception {
+        // -120: a vint of 9 bytes (a long's 8 after it), which no pair length is.
+        Path file = write("long-length", new byte[] {-120, 0, 0, 0, 0, 0, 0, 0, 1, 1, 7});
+        try (FileRunCursor cursor = new FileRunCursor(file)) {
+            UncheckedIOException error = assertThrows(UncheckedIOException.class, cursor::next);
+            assertEquals("Spill file " + file + " is corrupt: a length of 9 bytes", error.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void aFileCutInsideAPairsLengthsIsAnError() throws Exception {
+        byte[] run = unsorted(List.<byte[][]>of(new byte[][] {filled(3, 1), filled(3, 2)},
+                new byte[][] {filled(300, 3), filled(3, 4)}));
+        // The first pair (8 bytes) and the first byte of the second one's three-byte key length.
+        Path file = write("cut-header", Arrays.copyOf(run, 9));
+        try (FileRunCursor cursor = new FileRunCursor(file)) {
+            assertTrue(cursor.next());
+            assertThrows(UncheckedIOException.class, cursor::next);
+        }
+    }
+
+    @Test
     void aFileThatEndsInsideAPairIsAnErrorNamingIt() throws Exception {
         byte[] run = unsorted(List.<byte[][]>of(new byte[][] {filled(100, 1), filled(100, 2)},
                 new byte[][] {filled(100, 3), filled(100, 4)}));
@@ -58,6 +99,24 @@ class FileRunCursorTest {
             UncheckedIOException error = assertThrows(UncheckedIOException.class, cursor::next);
             assertEquals("Spill file " + file + " ends inside a pair", error.getCause().getMessage());
         }
+    }
+
+    private Path write(String name, byte[] bytes) throws Exception {
+        Path file = temp.resolve(name + ".spill");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private static List<String> read(Path file) {
+        List<String> read = new ArrayList<>();
+        try (FileRunCursor cursor = new FileRunCursor(file)) {
+            while (cursor.next()) {
+                read.add(Pairs.text(cursor.keyBuffer(), cursor.keyOffset(), cursor.keyLength(), cursor.valueBuffer(),
+                        cursor.valueOffset(), cursor.valueLength()));
+            }
+            assertFalse(cursor.next());
+        }
+        return read;
     }
 
     private static byte[] filled(int length, int value) {

@@ -78,10 +78,17 @@ public final class WhereTimeGoes {
         StringBuilder md = new StringBuilder();
         for (Gap gap : gaps.subList(0, Math.min(options.getInt("--worst"), gaps.size()))) {
             List<String> stages = BenchmarkReport.stageLines(consoles.get(BASE), gap.workload());
+            long jobs = stageCount(stages);
             md.append(String.format(Locale.ROOT, "- **%s**: datampi %.2f s, best peer %s %.2f s (%s/datampi %.2f); "
                     + "datampi ran %d stage%s:%n", gap.workload(), gap.datampi(), gap.peer(), gap.peerSeconds(),
-                    gap.peer(), gap.ratio(), stages.size(), stages.size() == 1 ? "" : "s"));
+                    gap.peer(), gap.ratio(), jobs, jobs == 1 ? "" : "s"));
             stages.forEach(stage -> md.append("  - ").append(stage).append('\n'));
+            List<String> vertices = datampiSummary(WorkloadRunner.lastRun(consoles.get(BASE), gap.workload()));
+            if (!vertices.isEmpty()) {
+                md.append("\n  datampi's execution summary (per vertex; CPU time of its tasks):\n\n  ```\n");
+                vertices.forEach(line -> md.append("  ").append(line).append('\n'));
+                md.append("  ```\n");
+            }
             List<String> summary = executionSummary(peerConsole.isEmpty()
                     ? WorkloadRunner.lastRun(consoles.get(gap.peer()), gap.workload())
                     : WorkloadRunner.lastRun(peerConsole, gap.workload()));
@@ -101,6 +108,32 @@ public final class WhereTimeGoes {
                             + "furthest behind its best peer (the lowest peer/datampi ratio of medians).",
                             options.get("--worst"), run), md.toString(), "", Optional.empty());
         }
+    }
+
+    /** The stages of BenchmarkReport.stageLines: a stage has two (its vertices or phases, then its times). */
+    static long stageCount(List<String> stageLines) {
+        return stageLines.stream().map(line -> line.split(" ")[1].replace(":", "")).distinct().count();
+    }
+
+    /**
+     * datampi's per-vertex tables of a run (the console's "Task Execution Summary" of each DAG stage, through its
+     * line on spilled data), without their rules.
+     */
+    static List<String> datampiSummary(List<String> run) {
+        List<String> summary = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : run) {
+            if (line.startsWith("Task Execution Summary")) {
+                inTable = true;
+            }
+            if (inTable && !line.isBlank() && !line.startsWith("-----")) {
+                summary.add(line);
+            }
+            if (line.contains("received data spilled")) {
+                inTable = false;
+            }
+        }
+        return summary;
     }
 
     /** Hive on Tez's per-DAG summary lines (hive.tez.exec.print.summary), the vertex table included. */

@@ -25,6 +25,7 @@ import org.datampi.hive.cli.HiveQlScript;
 import org.datampi.hive.session.QuerySession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -79,6 +80,16 @@ class TpchAnswersIT {
                 .filter(format -> shape.equals("dag") || format.equals("orc"))
                 .flatMap(format -> IntStream.rangeClosed(1, 22).mapToObj(number -> Arguments.of(shape, format,
                         number))));
+    }
+
+    /** What bin/tpch-bench checks before it runs queries on a database rather than loading it again. */
+    @Test
+    void theLoadScriptsMarkTheirDatabasesCompleteAfterTheLastTable() throws Exception {
+        for (String database : List.of("tpch_sf0_01_text", "tpch_sf0_01_orc")) {
+            List<String> description = hive.execute("DESCRIBE DATABASE EXTENDED " + database);
+            assertTrue(description.stream().anyMatch(row -> row.contains("datampi.tpch.loaded=complete")),
+                    database + ": " + description);
+        }
     }
 
     @ParameterizedTest(name = "{0} {1} Q{2}")
