@@ -58,10 +58,11 @@ public final class DataMPIEngine {
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
      * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5). (Dynamic partition
      * pruning runs: rank 0 makes a pruned vertex's splits from its sources' events, DataMPIDagApplication.) And one
-     * for a wrong answer of Hive's own: its native vectorized anti join (VectorMapJoinAntiJoin*Operator, Tez plans only) takes a
-     * batch whose key column repeats NULL as a match, so NOT EXISTS loses the rows whose key is NULL (found by
-     * QueryCorpusIT against Hive on MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer
-     * join with a null filter, as before Hive 4. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
+     * for a wrong answer of Hive's own: its native vectorized anti join over a string key
+     * (VectorMapJoinAntiJoinStringOperator, Tez plans only) marks a NULL key NOMATCH where its Long and MultiKey
+     * siblings mark it MATCH, so NOT EXISTS loses the rows whose key is NULL (found by QueryCorpusIT against Hive on
+     * MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer join with a null filter, as
+     * before Hive 4. Its cost and narrower bends to measure: docs/dag-mode.md. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
      * Tez's user-level form (hive.explain.user) renders only stages named "Tez", and a DAG stage is "DataMPI DAG"
      * (DataMPIDagWork). (The other Hive wrong answer that DAG queries are kept from, a Top-N key filter below a
      * GROUP BY with grouping sets, is taken out of the compiled plan: TopNKeyBelowGroupingSets.)
