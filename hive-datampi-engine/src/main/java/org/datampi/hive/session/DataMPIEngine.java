@@ -61,8 +61,9 @@ public final class DataMPIEngine {
      * for a wrong answer of Hive's own: its native vectorized anti join over a string key
      * (VectorMapJoinAntiJoinStringOperator, Tez plans only) marks a NULL key NOMATCH where its Long and MultiKey
      * siblings mark it MATCH, so NOT EXISTS loses the rows whose key is NULL (found by QueryCorpusIT against Hive on
-     * MR; row mode and merge joins are right): Hive then plans NOT EXISTS as an outer join with a null filter, as
-     * before Hive 4. Its cost and narrower bends to measure: docs/dag-mode.md. And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
+     * MR; row mode and merge joins are right). Native map joins use the MultiKey operators only, so the anti join
+     * stays on (it was turned off before: Hive then planned NOT EXISTS as an outer join and a GROUP BY, which cost
+     * TPC-H q21 a vertex; measured in docs/dag-mode.md). And EXPLAIN in Hive's classic form, as for MR and the mapreduce shape:
      * Tez's user-level form (hive.explain.user) renders only stages named "Tez", and a DAG stage is "DataMPI DAG"
      * (DataMPIDagWork). (The other Hive wrong answer that DAG queries are kept from, a Top-N key filter below a
      * GROUP BY with grouping sets, is taken out of the compiled plan: TopNKeyBelowGroupingSets.)
@@ -72,7 +73,8 @@ public final class DataMPIEngine {
             "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
             "hive.tez.auto.reducer.parallelism", "false",
-            "hive.auto.convert.anti.join", "false");
+            "hive.auto.convert.anti.join", "true",
+            "hive.vectorized.execution.mapjoin.native.multikey.only.enabled", "true");
 
     private DataMPIEngine() {
     }
