@@ -17,12 +17,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A Hive query whose shuffle is several times the ranks' memory for it, on a key that holds half of all rows: a
- * shuffle join of 600,000 rows (half on one key) into a GROUP BY, with map joins and map-side aggregation off so that
- * every row crosses the shuffle (some 30 MB to each of 2 ranks), on 512 MB ranks with 1.5% of it for the shuffle
- * (under 6 MB for received data). The answer equals Hive on MR's; the ranks spilled, and each rank's account of its
- * memory shows the received data within its share (plus the blocks already in flight) and the send blocks within
- * theirs, sent early when their share is used up but not in pieces.
+ * A Hive query whose shuffle is twenty times and more the ranks' memory for it, on a key that holds half of all rows:
+ * a shuffle join of 600,000 rows (half on one key) into a GROUP BY, with map joins and map-side aggregation off so
+ * that every row crosses the shuffle (some 30 MB to each of 2 ranks), on 512 MB ranks with 0.3% of it for the
+ * shuffle (under 1.5 MB for send blocks and received data together). The answer equals Hive on MR's; the ranks
+ * spilled; the data they exchanged, by their own counts, was at least twenty times their shuffle budget; each rank's
+ * account of its memory shows the received data within its share (plus the blocks already in flight) and the send
+ * blocks within theirs, sent early when their share is used up but not in pieces; and each rank's peak resident
+ * memory stayed within its heap plus {@link #RANK_OVERHEAD} (the README's bound, "What happens when ...").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShuffleMemoryIT {
@@ -34,6 +36,11 @@ class ShuffleMemoryIT {
             + "peak receive cache (\\d+) of (\\d+) bytes");
     private static final Pattern SPILLED = Pattern.compile("received data spilled to local disk: (\\S+ \\S+)");
     private static final Pattern SENT = Pattern.compile("(\\d+) blocks \\((\\d+) bytes\\) sent");
+    private static final Pattern PEAK_RSS = Pattern.compile("peak RSS (\\d+) bytes");
+    private static final long HEAP = 512L << 20;
+    /** A rank's resident memory beyond its heap: the JVM's own (classes, compiled code, GC tables, stacks), MPI's. */
+    private static final long RANK_OVERHEAD = 384L << 20;
+    private static final int LEAST_BUDGETS_SHUFFLED = 20;
     /** What an early send must average at least: a block sent for room, not a pair (over 60 KB when measured). */
     private static final long LEAST_AVERAGE_BLOCK = 8 * 1024;
 
@@ -53,11 +60,11 @@ class ShuffleMemoryIT {
     }
 
     @Test
-    void aSkewedShuffleSeveralTimesTheMemoryBudgetSpillsAndGivesMrsAnswer() throws Exception {
+    void aShuffleTwentyTimesTheMemoryBudgetSpillsStaysInBoundsAndGivesMrsAnswer() throws Exception {
         String noShortcuts = "SET hive.auto.convert.join=false; SET hive.map.aggr=false; ";
         HiveCli cli = HiveCli.start(root, "skewed-join", noShortcuts
-                + "SET hive.execution.engine=datampi; SET hive.datampi.heap=512m; "
-                + "SET hive.datampi.memusedpercent=0.015; SET hive.exec.reducers.bytes.per.reducer=4000000; "
+                + "SET hive.execution.engine=datampi; SET hive.datampi.heap=" + (HEAP >> 20) + "m; "
+                + "SET hive.datampi.memusedpercent=0.003; SET hive.exec.reducers.bytes.per.reducer=4000000; "
                 + labelled("datampi", JOIN)
                 + "SET hive.execution.engine=mr; " + labelled("mr", JOIN));
         assertEquals(0, cli.awaitExit(), cli.output());
@@ -75,25 +82,39 @@ class ShuffleMemoryIT {
         Matcher logs = RANK_LOGS.matcher(output);
         assertTrue(logs.find(), output);
         int ranks = 0;
+        long bytesSent = 0;
+        long budgets = 0;
         try (Stream<Path> files = Files.list(Path.of(logs.group(1)))) {
             for (Path log : files.filter(p -> p.getFileName().toString().matches("rank-\\d+\\.log")).toList()) {
-                Matcher sent = SENT.matcher(Files.readString(log));
+                String rankLog = Files.readString(log);
+                Matcher sent = SENT.matcher(rankLog);
                 while (sent.find()) {
+                    bytesSent += Long.parseLong(sent.group(2));
                     // The send share is small: blocks go early, but each as full as the share allows.
                     assertTrue(Long.parseLong(sent.group(2)) >= LEAST_AVERAGE_BLOCK * Long.parseLong(sent.group(1)),
                             "blocks of " + LEAST_AVERAGE_BLOCK + " bytes or more on average: " + sent.group());
                 }
-                Matcher memory = MEMORY.matcher(Files.readString(log));
+                Matcher memory = MEMORY.matcher(rankLog);
                 while (memory.find()) {
                     ranks++;
+                    budgets += Long.parseLong(memory.group(2)) + Long.parseLong(memory.group(4));
                     assertTrue(Long.parseLong(memory.group(1)) <= Long.parseLong(memory.group(2)) + 2 * BLOCK_SIZE,
                             "send blocks within their share: " + memory.group());
                     assertTrue(Long.parseLong(memory.group(3)) <= Long.parseLong(memory.group(4)) + 3 * BLOCK_SIZE,
                             "received runs within their share: " + memory.group());
                 }
+                Matcher rss = PEAK_RSS.matcher(rankLog);
+                assertTrue(rss.find(), "the rank's peak resident memory in " + log);
+                do {
+                    assertTrue(Long.parseLong(rss.group(1)) <= HEAP + RANK_OVERHEAD, "a rank's resident memory "
+                            + "within its heap of " + HEAP + " bytes plus " + RANK_OVERHEAD + ": " + rss.group());
+                } while (rss.find());
             }
         }
         assertTrue(ranks > 0, "the ranks accounted for their memory in " + logs.group(1));
+        // What crossed the shuffle against what the ranks had for it, both by the ranks' own counts.
+        assertTrue(bytesSent >= LEAST_BUDGETS_SHUFFLED * budgets, bytesSent + " bytes shuffled, at least "
+                + LEAST_BUDGETS_SHUFFLED + " times the ranks' shuffle budgets of " + budgets + " bytes together");
     }
 
     /** The query with LABEL as its first column, so that its rows can be told from the other engine's. */
