@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 
-import org.datampi.shuffle.buffer.BytesComparator;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.junit.jupiter.api.Test;
 
 class KeyRangePartitionerTest {

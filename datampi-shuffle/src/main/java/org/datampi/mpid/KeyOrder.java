@@ -8,7 +8,7 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.util.ReflectionUtils;
-import org.datampi.shuffle.buffer.BytesComparator;
+import org.datampi.shuffle.pairs.BytesComparator;
 
 /**
  * How keys are ordered: the key type and the comparator setting. O tasks announce it to every process, which needs

@@ -9,9 +9,9 @@ import java.util.NoSuchElementException;
 
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.datampi.shuffle.buffer.PairFormat;
 import org.datampi.shuffle.buffer.SendPartition;
 import org.datampi.shuffle.engine.BlockCombiner;
+import org.datampi.shuffle.pairs.PairFormat;
 
 /** Runs a {@link Combiner} over the key groups of a sorted block, deserializing values only as it asks for them. */
 final class WritableBlockCombiner implements BlockCombiner {

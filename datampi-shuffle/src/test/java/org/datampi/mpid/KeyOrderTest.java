@@ -15,7 +15,7 @@ import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableComparable;
-import org.datampi.shuffle.buffer.BytesComparator;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.junit.jupiter.api.Test;
 
 /** Sorting never deserializes: the raw comparators must order serialized keys as the objects order themselves. */

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.io.RawComparator;
 import org.datampi.shuffle.merge.MergingCursor;
 import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.datampi.shuffle.spill.SpilledRun;
 import org.slf4j.Logger;

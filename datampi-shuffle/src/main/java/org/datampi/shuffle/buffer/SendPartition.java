@@ -6,6 +6,8 @@ import java.util.Optional;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.util.IndexedSortable;
 import org.apache.hadoop.util.QuickSort;
+import org.datampi.shuffle.pairs.KeyPrefix;
+import org.datampi.shuffle.pairs.PairFormat;
 
 /**
  * One block of a send partition: the serialized pairs bound for one A task, with the offset of every pair and of

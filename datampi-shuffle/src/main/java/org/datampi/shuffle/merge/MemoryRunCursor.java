@@ -2,7 +2,7 @@ package org.datampi.shuffle.merge;
 
 import static java.util.Objects.requireNonNull;
 
-import org.datampi.shuffle.buffer.PairFormat;
+import org.datampi.shuffle.pairs.PairFormat;
 
 /** A cursor over a run held in a byte array (a received block). */
 public final class MemoryRunCursor implements RunCursor {

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 import org.apache.hadoop.io.RawComparator;
-import org.datampi.shuffle.buffer.KeyPrefix;
+import org.datampi.shuffle.pairs.KeyPrefix;
 
 /**
  * A k-way merge of sorted runs into one sorted run, over a tournament (loser) tree: each pair costs one key

@@ -11,9 +11,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.fs.FileUtil;
-import org.datampi.shuffle.buffer.PairFormat;
 import org.datampi.shuffle.merge.FileRunCursor;
 import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.pairs.PairFormat;
 
 /**
  * This process's spill directory: sorted runs written to local disk when received data outgrows its memory share.

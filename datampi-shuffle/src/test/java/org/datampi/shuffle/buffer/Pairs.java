@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.pairs.BytesComparator;
 
 /** Test helpers: random raw pairs, and pairs read back from cursors as comparable strings. */
 public final class Pairs {

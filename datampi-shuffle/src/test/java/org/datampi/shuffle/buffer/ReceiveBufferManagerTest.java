@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.datampi.shuffle.merge.MergingCursor;
 import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import org.datampi.shuffle.merge.MemoryRunCursor;
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.datampi.shuffle.merge.MemoryRunCursor;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.junit.jupiter.api.Test;
 
 class SendPartitionTest {

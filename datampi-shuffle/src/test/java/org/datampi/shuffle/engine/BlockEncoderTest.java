@@ -18,15 +18,15 @@ import org.datampi.mpid.Combiner;
 import org.datampi.mpid.MpidConf;
 import org.datampi.mpid.TaskConf;
 import org.datampi.shuffle.buffer.BufferPool;
-import org.datampi.shuffle.buffer.BytesComparator;
 import org.datampi.shuffle.buffer.Pairs;
 import org.datampi.shuffle.buffer.SendPartition;
 import org.datampi.shuffle.codec.BlockCodec;
 import org.datampi.shuffle.merge.MemoryRunCursor;
 import org.datampi.shuffle.merge.RunCursor;
+import org.datampi.shuffle.pairs.BytesComparator;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class BlockEncoderTest {
     /** Sums IntWritable counts of a key; named in the task's configuration, as a program names its combiner. */

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import org.datampi.shuffle.buffer.PairFormat;
 import org.datampi.shuffle.buffer.Pairs;
+import org.datampi.shuffle.pairs.PairFormat;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.datampi.shuffle.spill.SpilledRun;
 import org.junit.jupiter.api.Test;

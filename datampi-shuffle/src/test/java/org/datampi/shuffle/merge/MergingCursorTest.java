@@ -10,9 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.io.DataOutputBuffer;
-import org.datampi.shuffle.buffer.BytesComparator;
 import org.datampi.shuffle.buffer.Pairs;
 import org.datampi.shuffle.buffer.SendPartition;
+import org.datampi.shuffle.pairs.BytesComparator;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.datampi.shuffle.spill.SpilledRun;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package org.datampi.hive.app;
 
 import org.apache.hadoop.hive.ql.io.HiveKey;
-import org.datampi.shuffle.buffer.KeyPrefix;
+import org.datampi.shuffle.pairs.KeyPrefix;
 
 /**
  * Hive's own key order (HiveKey.Comparator: the key bytes after BytesWritable's 4-byte length, which Hive's

@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hive.service.server.HiveServer2;
-import org.datampi.hive.session.DataMPIEngine;
+import org.datampi.hive.plan.DataMPIEngine;
 import org.datampi.hive.session.DataMPISessionHook;
 import org.datampi.hive.session.EmbeddedHive;
 import org.datampi.hive.session.EmbeddedMetastore;

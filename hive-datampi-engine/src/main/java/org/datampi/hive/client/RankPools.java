@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.hive.common.HiveInterruptCallback;
 import org.apache.hadoop.hive.common.HiveInterruptUtils;
-import org.datampi.hive.session.DataMPISettings;
+import org.datampi.hive.conf.DataMPISettings;
 
 /**
  * Where a stage runs: on this JVM's warm {@link RankPool} when hive.datampi.reuse.ranks is on and the pool was

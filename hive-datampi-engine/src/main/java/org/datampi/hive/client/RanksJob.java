@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 
 import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
+import org.datampi.hive.conf.JobPlan;
 import org.datampi.status.JobProgress;
 
 /**

@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.datampi.hive.app.DataMPIHiveApplication;
 import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
+import org.datampi.hive.conf.JobPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -15,7 +15,7 @@ import org.apache.hadoop.hive.ql.plan.MergeJoinWork;
 import org.apache.hadoop.hive.ql.plan.ReduceWork;
 import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.datampi.hive.client.DataMPIJobRunner.JobOutcome;
-import org.datampi.hive.session.DataMPISettings;
+import org.datampi.hive.conf.DataMPISettings;
 
 /**
  * The attempts of one datampi stage, either shape: the first, and one more for each failed attempt that lost a rank

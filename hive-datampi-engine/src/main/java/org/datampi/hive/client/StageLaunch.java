@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
 
 import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
-import org.datampi.hive.session.DataMPISettings;
+import org.datampi.hive.conf.DataMPISettings;
+import org.datampi.hive.conf.JobPlan;
 
 /**
  * How a stage's job reaches the ranks, either plan shape: the mpidrun command of the stage's launch settings (this

@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.hive.common.log.InPlaceUpdate;
 import org.apache.hadoop.hive.conf.HiveConf;
-import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
+import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
-import org.datampi.hive.session.DataMPISettings;
 import org.datampi.status.JobProgress;
 import org.fusesource.jansi.internal.CLibrary;
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.common.HiveInterruptCallback;
@@ -24,25 +25,25 @@ import org.apache.tez.common.counters.TezCounters;
 import org.datampi.hive.app.DataMPIDagApplication;
 import org.datampi.hive.app.StageCounters;
 import org.datampi.hive.app.TaskCounters;
-import org.datampi.hive.client.JobPlan;
 import org.datampi.hive.client.RanksJob;
+import org.datampi.hive.client.SessionRanks;
 import org.datampi.hive.client.StageAttempts;
+import org.datampi.hive.conf.DataMPISettings;
+import org.datampi.hive.conf.JobPlan;
 import org.datampi.hive.dag.DagBuilder;
 import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.dag.PruningFiles;
-import org.datampi.hive.session.DataMPIEngine;
-import org.datampi.hive.session.DataMPISettings;
-import org.datampi.hive.session.SessionRanks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The task Hive builds for a TezWork (a DAG of MapWork, ReduceWork and MergeJoinWork vertices), through Hive's
- * work-to-task table (DataMPIEngine). It has to be a TezTask: Hive's Tez compiler casts the tasks it builds to
+ * work-to-task table (plan.DataMPIEngine). It has to be a TezTask: Hive's Tez compiler casts the tasks it builds to
  * TezTask and tests for it (GenTezProcContext, Vectorizer, MemoryDecider, SemanticAnalyzer), EXPLAIN included.
  *
- * <p>For a query compiled with {@code hive.datampi.plan=dag} (DataMPIEngine.compileAsDag) the DAG runs on the
+ * <p>For a query compiled with {@code hive.datampi.plan=dag} (plan.DataMPIEngine.compileAsDag, which marks its
+ * configuration: {@link #markForDatampi}) the DAG runs on the
  * session's ranks: the DAG is built as Tez's would be ({@link DagBuilder}), written once into the query's scratch
  * directory, and run on the ranks vertex by vertex, its edges streams of datampi's shuffle
  * ({@link DataMPIDagApplication}); Hive's job close then commits the tasks' files. An attempt that lost a rank is
@@ -53,15 +54,27 @@ import org.slf4j.LoggerFactory;
 public final class DataMPIDagTask extends TezTask {
     private static final long serialVersionUID = 1L;
     private static final Logger DAG_LOG = LoggerFactory.getLogger(DataMPIDagTask.class);
+    /** Set on a query's own configuration by {@link #markForDatampi}: its TezTasks are datampi's. */
+    private static final String DATAMPI_DAG = "hive.datampi.dag";
 
     /** The stage's job on the ranks once started: what shutdown() stops from Hive's other threads. */
     private transient volatile RanksJob running;
     /** Set by shutdown() (a cancelled query, Ctrl-C): the stage does not start, or stops. */
     private transient volatile boolean cancelled;
 
+    /** Sends the TezTasks of the query whose own configuration this is to datampi (never a session's). */
+    public static void markForDatampi(Configuration query) {
+        query.setBoolean(DATAMPI_DAG, true);
+    }
+
+    /** Whether a query's configuration was marked by {@link #markForDatampi}. */
+    static boolean isMarkedForDatampi(Configuration query) {
+        return query.getBoolean(DATAMPI_DAG, false);
+    }
+
     @Override
     public int execute() {
-        if (!DataMPIEngine.isDatampiDag(conf)) {
+        if (!isMarkedForDatampi(conf)) {
             return super.execute();
         }
         long started = System.nanoTime();
@@ -154,7 +167,7 @@ public final class DataMPIDagTask extends TezTask {
     /** A cancelled query (Hive's TaskQueue, Ctrl-C): the stage does not start, or its ranks are stopped now. */
     @Override
     public void shutdown() {
-        if (!DataMPIEngine.isDatampiDag(conf)) {
+        if (!isMarkedForDatampi(conf)) {
             super.shutdown();
             return;
         }

@@ -17,15 +17,14 @@ import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.datampi.hive.client.DataMPIJobRunner;
-import org.datampi.hive.client.JobPlan;
-import org.datampi.hive.session.DataMPIEngine;
-import org.datampi.hive.session.DataMPISettings;
-import org.datampi.hive.session.SessionRanks;
+import org.datampi.hive.client.SessionRanks;
+import org.datampi.hive.conf.DataMPISettings;
+import org.datampi.hive.conf.JobPlan;
 
 /**
  * Hive's MapReduce-shaped stage (a MapWork and an optional ReduceWork) run on datampi: O tasks run the map side over
  * the input splits, A tasks the reduce side. Hive builds one wherever it would build a MapRedTask (see
- * {@link DataMPIEngine}); with another engine selected it is a plain MapRedTask.
+ * plan.DataMPIEngine); with another engine selected it is a plain MapRedTask.
  *
  * <p>Everything Hive's ExecDriver does before and after a job stays Hive's own: the plan written with Hive's
  * utilities, input format and splits, partitioner, sampling, added jars and files, temporary directories, statistics,
@@ -43,7 +42,7 @@ public final class DataMPITask extends MapRedTask {
     @Override
     public void initialize(QueryState queryState, QueryPlan queryPlan, TaskQueue taskQueue, Context context) {
         super.initialize(queryState, queryPlan, taskQueue, context);
-        if (DataMPIEngine.isSelected(conf)) {
+        if (DataMPISettings.engineSelected(conf)) {
             console = new MapReduceConsole(LOG, console.getIsSilent());
             jobExecHelper = new HadoopJobExecHelper(job, console, this, this);
         }
@@ -52,7 +51,7 @@ public final class DataMPITask extends MapRedTask {
     @Override
     public int execute() {
         long started = System.nanoTime();
-        if (DataMPIEngine.isSelected(conf)) {
+        if (DataMPISettings.engineSelected(conf)) {
             SessionRanks.usedBy(SessionState.get());
             int slots;
             try {
@@ -79,7 +78,7 @@ public final class DataMPITask extends MapRedTask {
                             || HiveConf.getIntVar(conf, HiveConf.ConfVars.HADOOP_NUM_REDUCERS) >= 0));
         }
         int result = super.execute();
-        if (DataMPIEngine.isSelected(conf)) {
+        if (DataMPISettings.engineSelected(conf)) {
             // Hive's in-process record readers return no rows while the JVM-wide ExecMapper "done" flag is set, and
             // only an in-process ExecMapper clears it. An earlier in-process job (mr, a map-join local task) may have
             // left it set; a datampi stage ran its mappers in the ranks, so clear it here, as a map task here would,

@@ -18,10 +18,9 @@ import org.apache.hadoop.hive.ql.parse.SemanticException;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
-import org.datampi.hive.session.DataMPIEngine;
-import org.datampi.hive.session.DataMPISettings;
 
 /**
  * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, every datampi
@@ -39,7 +38,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     public ASTNode preAnalyze(HiveSemanticAnalyzerHookContext context, ASTNode ast) throws SemanticException {
         SessionState session = SessionState.get();
         HiveConf conf = session == null ? null : session.getConf();
-        if (conf == null || !DataMPIEngine.isSelected(conf)) {
+        if (conf == null || !DataMPISettings.engineSelected(conf)) {
             return ast;
         }
         try {
@@ -66,7 +65,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             throws SemanticException {
         SessionState session = SessionState.get();
         HiveConf conf = session == null ? null : session.getConf();
-        if (conf == null || !DataMPIEngine.isSelected(conf)) {
+        if (conf == null || !DataMPISettings.engineSelected(conf)) {
             return;
         }
         String parallelism = conf.get(DataMPISettings.PARALLELISM, "default");

@@ -2,6 +2,7 @@ package org.datampi.hive.session;
 
 import org.apache.hive.service.cli.session.HiveSessionHook;
 import org.apache.hive.service.cli.session.HiveSessionHookContext;
+import org.datampi.hive.plan.DataMPIEngine;
 
 /**
  * For HiveServer2: set {@code hive.server2.session.hook=org.datampi.hive.session.DataMPISessionHook} so that every

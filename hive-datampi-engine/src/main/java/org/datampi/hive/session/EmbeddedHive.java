@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.fs.PosixLocalFileSystem;
 import org.datampi.hive.plan.DataMPICompiler;
 
@@ -73,7 +74,7 @@ public final class EmbeddedHive {
                 Map.entry("hive.exec.submitviachild", "false"),
                 Map.entry("hive.exec.mode.local.auto", "false"),
                 Map.entry("mapreduce.job.counters.max", "1000"),
-                Map.entry("hive.execution.engine", DataMPIEngine.NAME),
+                Map.entry("hive.execution.engine", DataMPISettings.ENGINE),
                 Map.entry("hive.semantic.analyzer.hook", DataMPICompiler.class.getName()));
     }
 }

@@ -21,6 +21,8 @@ import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorFactory;
 import org.apache.hadoop.hive.ql.processors.SetProcessor;
 import org.apache.hadoop.hive.ql.session.SessionState;
+import org.datampi.hive.conf.DataMPISettings;
+import org.datampi.hive.plan.DataMPIEngine;
 
 /**
  * A Hive session on the embedded default, driven through Hive's Driver API as the Hive CLI drives it: SQL goes to a

@@ -1,4 +1,4 @@
-package org.datampi.hive.session;
+package org.datampi.hive.plan;
 
 import java.lang.reflect.Field;
 import java.util.LinkedHashSet;
@@ -13,6 +13,7 @@ import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.plan.TezWork;
 import org.apache.hadoop.hive.ql.processors.SetProcessor;
 import org.apache.hadoop.mapreduce.counters.Limits;
+import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.dag.HivePlanCache;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
@@ -51,9 +52,6 @@ import org.datampi.hive.exec.DataMPITask;
  * by side).
  */
 public final class DataMPIEngine {
-    public static final String NAME = "datampi";
-    /** Set on a query's configuration by {@link #compileAsDag}: its TezTasks are datampi's. */
-    static final String DAG_MARKER = "hive.datampi.dag";
     /**
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
      * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5). (Dynamic partition
@@ -104,18 +102,8 @@ public final class DataMPIEngine {
      */
     public static void compileAsDag(HiveConf query) {
         HiveConf.setVar(query, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE, "tez");
-        query.setBoolean(DAG_MARKER, true);
+        DataMPIDagTask.markForDatampi(query);
         DAG_QUERY_SETTINGS.forEach(query::set);
-    }
-
-    /** Whether a query was compiled by {@link #compileAsDag}. */
-    public static boolean isDatampiDag(Configuration query) {
-        return query.getBoolean(DAG_MARKER, false);
-    }
-
-    /** Whether the session configuration selects this engine. */
-    public static boolean isSelected(HiveConf conf) {
-        return NAME.equalsIgnoreCase(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE));
     }
 
     @SuppressWarnings("unchecked")
@@ -133,11 +121,11 @@ public final class DataMPIEngine {
     private static void acceptEngineName() {
         HiveConf.ConfVars engine = HiveConf.ConfVars.HIVE_EXECUTION_ENGINE;
         if (!(engine.getValidator() instanceof Validator.StringSet current)
-                || current.getExpected().contains(NAME)) {
+                || current.getExpected().contains(DataMPISettings.ENGINE)) {
             return;
         }
         Set<String> accepted = new LinkedHashSet<>(current.getExpected());
-        accepted.add(NAME);
+        accepted.add(DataMPISettings.ENGINE);
         try {
             Field validator = HiveConf.ConfVars.class.getDeclaredField("validator");
             validator.setAccessible(true);

@@ -1,11 +1,10 @@
-package org.datampi.hive.session;
+package org.datampi.hive.client;
 
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
 
 import org.apache.hadoop.hive.ql.session.SessionState;
-import org.datampi.hive.client.DataMPIJobRunner;
 
 /**
  * Ends the JVM's warm ranks when the last Hive session that ran a datampi stage closes, so that they do not idle

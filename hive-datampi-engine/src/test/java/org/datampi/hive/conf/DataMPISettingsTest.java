@@ -1,4 +1,4 @@
-package org.datampi.hive.session;
+package org.datampi.hive.conf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
-import org.datampi.hive.session.DataMPISettings.PlanShape;
+import org.datampi.hive.conf.DataMPISettings.PlanShape;
 import org.junit.jupiter.api.Test;
 
 class DataMPISettingsTest {

@@ -1,4 +1,4 @@
-package org.datampi.shuffle.buffer;
+package org.datampi.shuffle.pairs;
 
 import java.io.Serializable;
 

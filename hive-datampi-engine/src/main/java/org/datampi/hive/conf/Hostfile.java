@@ -1,4 +1,4 @@
-package org.datampi.hive.client;
+package org.datampi.hive.conf;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package org.datampi.hive.client;
+package org.datampi.hive.conf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.hadoop.conf.Configuration;
-import org.datampi.hive.session.DataMPISettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package org.datampi.hive.session;
+package org.datampi.hive.conf;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +10,15 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.conf.HiveConf;
 
 /**
  * The hive.datampi.* settings of a session (hive-site.xml or SET). Their defaults are the code's (each key's doc
  * names it); conf/hive-site.xml sets some for bin/hive-datampi.
  */
 public final class DataMPISettings {
+    /** The engine's name: {@code hive.execution.engine=datampi} selects it. */
+    public static final String ENGINE = "datampi";
     /** default | enhanced: how O and A task counts are chosen (the paper's Section IV-D). */
     public static final String PARALLELISM = "hive.datampi.parallelism";
     /** Share of a rank's heap for received shuffle data before it spills (0.4). */
@@ -102,6 +105,11 @@ public final class DataMPISettings {
     }
 
     private DataMPISettings() {
+    }
+
+    /** Whether a session's configuration selects this engine (hive.execution.engine, any case). */
+    public static boolean engineSelected(HiveConf conf) {
+        return ENGINE.equalsIgnoreCase(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE));
     }
 
     /** One of CHOICES by name, case aside (unset: DEFAULT_CHOICE); anything else is refused, naming them. */

@@ -1,11 +1,10 @@
-package org.datampi.hive.client;
+package org.datampi.hive.conf;
 
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
 
 import org.apache.hadoop.conf.Configuration;
-import org.datampi.hive.session.DataMPISettings;
 
 /**
  * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
@@ -74,7 +73,7 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
     }
 
     /** hive.datampi.oversubscribe: whether more ranks than slots may run (false). */
-    static boolean oversubscribe(Configuration job) {
+    public static boolean oversubscribe(Configuration job) {
         return DataMPISettings.flag(job, DataMPISettings.OVERSUBSCRIBE, false);
     }
 }

@@ -1,0 +1,18 @@
+package org.datampi.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.datampi.layers.PackageLayers;
+import org.junit.jupiter.api.Test;
+
+/** hive-datampi-benchmarks' packages, top down: each workload over the harness they share; no package cycle. */
+class BenchmarkPackageLayersTest {
+    @Test
+    void everyPackageImportsOnlyLayersBelowItsOwn() throws Exception {
+        PackageLayers.of(
+                List.of("org.datampi.bench.tpch", "org.datampi.bench.tpcds", "org.datampi.bench.hibench"),
+                List.of("org.datampi.bench.harness"))
+                .assertFollowedBy(Path.of("target/classes"));
+    }
+}
