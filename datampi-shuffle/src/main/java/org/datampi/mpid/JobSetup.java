@@ -7,10 +7,9 @@ import java.nio.file.Path;
 import java.util.Collection;
 
 /**
- * What a program's optional job set-up sees. A program's main class may declare
- * {@code public static void setUpJob(String[] args, JobSetup setup)}: the common-mode runtime calls it once per job on
- * every rank, all ranks together, before the job's first task, so that what every task of the job needs can be
- * read once and handed to the ranks over MPI (as Hadoop's distributed cache localizes a job's files once per node).
+ * What a program's job set-up sees ({@link RankProgram#setUpJob}): the common-mode runtime calls it once per job on
+ * every rank, all ranks together, before the job's first task, so that what every task of the job needs can be read
+ * once and handed to the ranks over MPI (as Hadoop's distributed cache localizes a job's files once per node).
  */
 public interface JobSetup {
     int rank();

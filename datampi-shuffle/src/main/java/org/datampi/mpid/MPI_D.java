@@ -1,6 +1,9 @@
 package org.datampi.mpid;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * DataMPI's key-value programming model (common mode), so that DataMPI programs port with little change.
@@ -15,8 +18,12 @@ import java.util.Map;
  * MPI_D.Finalize();
  * }</pre>
  *
- * The program's main method runs once per scheduled task (mpidrun's -O and -A counts), in processes that mpidrun
- * started; the runtime binds the task before main runs.
+ * A program's task ({@link TaskProgram#runTask}, or the main method of a program that has only that) runs once per
+ * scheduled task (mpidrun's -O and -A counts), in processes that mpidrun started; the runtime binds the task before it
+ * runs.
+ *
+ * <p>The static state here is the paper's API: MPI_D's calls and communicators are static, so the task that a call
+ * is for is the one the runtime bound ({@link #bind}); a rank runs one task at a time.
  */
 @SuppressWarnings({"checkstyle:MethodName", "checkstyle:TypeName"})
 public final class MPI_D {
@@ -33,12 +40,26 @@ public final class MPI_D {
     }
 
     public static void Init(String[] args, Mode mode, Map<String, String> conf) throws MPI_D_Exception {
+        init(mode, conf, Optional.empty());
+    }
+
+    /**
+     * Init with a partitioner that the program made itself, for one that needs what a class name in CONF cannot carry
+     * (the job's configuration, as Hadoop's partitioners do); CONF then names none.
+     */
+    public static void Init(String[] args, Mode mode, Map<String, String> conf, Partitioner partitioner)
+            throws MPI_D_Exception {
+        init(mode, conf, Optional.of(requireNonNull(partitioner, "partitioner is null")));
+    }
+
+    private static void init(Mode mode, Map<String, String> conf, Optional<Partitioner> partitioner)
+            throws MPI_D_Exception {
         TaskContext task = task("Init");
         if (mode != Mode.Common) {
             throw new MPI_D_Exception("Unsupported MPI_D mode " + mode + "; supported: " + Mode.Common);
         }
         try {
-            task.init(conf);
+            task.init(conf, partitioner);
         } catch (RuntimeException e) {
             throw new MPI_D_Exception("MPI_D.Init failed: " + e.getMessage(), e);
         }

@@ -7,9 +7,8 @@ import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
 /**
- * What a program that schedules its own stages sees (staged mode, for DAGs of stages such as Hive's Tez plans): a
- * program's main class may declare {@code public static void runStages(String[] args, StageRuntime stages)} instead
- * of {@code main}; the runtime then calls it once per job on every rank, after the optional job set-up
+ * What a program that schedules its own stages sees ({@link StagedProgram}, for DAGs of stages such as Hive's Tez
+ * plans): the runtime calls {@link StagedProgram#runStages} once per job on every rank, after the job set-up
  * ({@link JobSetup}, where rank 0 plans the stages), and the program runs its stages in the same order on every rank.
  *
  * <p>A stage's tasks are either handed out by rank 0 ({@link #nextTask}, for tasks that read input splits) or fixed by

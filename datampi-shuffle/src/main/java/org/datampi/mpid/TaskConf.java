@@ -27,7 +27,7 @@ public final class TaskConf {
     private final Partitioner partitioner;
     private final Optional<Combiner> combiner;
 
-    private TaskConf(Map<String, String> conf) {
+    private TaskConf(Map<String, String> conf, Optional<Partitioner> given) {
         for (String key : conf.keySet()) {
             if (JOB_KEYS.contains(key)) {
                 throw new IllegalArgumentException(key + " is a job setting, not a task setting: pass it to mpidrun as -D "
@@ -42,16 +42,25 @@ public final class TaskConf {
         this.valueSerde = newValueSerde();
         this.keyOrder = new KeyOrder(keySerde.typeName(), conf.getOrDefault(MpidConf.COMPARATOR_CLASS, ""));
         this.comparator = keyOrder.comparator();
-        this.partitioner = conf.containsKey(MpidConf.PARTITIONER_CLASS)
+        if (given.isPresent() && conf.containsKey(MpidConf.PARTITIONER_CLASS)) {
+            throw new IllegalArgumentException("MPI_D.Init was given a partitioner and " + MpidConf.PARTITIONER_CLASS
+                    + "=" + conf.get(MpidConf.PARTITIONER_CLASS) + ": give one of them");
+        }
+        this.partitioner = given.orElseGet(() -> conf.containsKey(MpidConf.PARTITIONER_CLASS)
                 ? instantiate(MpidConf.PARTITIONER_CLASS, conf.get(MpidConf.PARTITIONER_CLASS), Partitioner.class)
-                : new HashPartitioner();
+                : new HashPartitioner());
         this.combiner = conf.containsKey(MpidConf.COMBINER_CLASS)
                 ? Optional.of(instantiate(MpidConf.COMBINER_CLASS, conf.get(MpidConf.COMBINER_CLASS), Combiner.class))
                 : Optional.empty();
     }
 
     public static TaskConf parse(Map<String, String> conf) {
-        return new TaskConf(requireNonNull(conf, "conf is null"));
+        return parse(conf, Optional.empty());
+    }
+
+    /** CONF, with the partitioner the program made itself if PARTITIONER is present (CONF then names none). */
+    public static TaskConf parse(Map<String, String> conf, Optional<Partitioner> partitioner) {
+        return new TaskConf(requireNonNull(conf, "conf is null"), requireNonNull(partitioner, "partitioner is null"));
     }
 
     public KeyValueSerde keySerde() {

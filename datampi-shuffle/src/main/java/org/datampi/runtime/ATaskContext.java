@@ -3,8 +3,10 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Map;
+import java.util.Optional;
 
 import org.datampi.mpid.Comm;
+import org.datampi.mpid.Partitioner;
 import org.datampi.mpid.TaskConf;
 import org.datampi.mpid.TaskContext;
 
@@ -26,8 +28,8 @@ final class ATaskContext implements TaskContext {
     }
 
     @Override
-    public void init(Map<String, String> taskConf) {
-        pairs = shuffle.receiver("A task " + comm.rank(), TaskConf.parse(taskConf), comm.rank());
+    public void init(Map<String, String> taskConf, Optional<Partitioner> partitioner) {
+        pairs = shuffle.receiver("A task " + comm.rank(), TaskConf.parse(taskConf, partitioner), comm.rank());
     }
 
     @Override

@@ -3,9 +3,6 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,11 +10,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import org.datampi.mpid.Comm;
-import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
+import org.datampi.mpid.RankProgram;
 import org.datampi.mpid.StageRuntime;
+import org.datampi.mpid.StagedProgram;
 import org.datampi.mpid.StageTaskException;
 import org.datampi.mpid.TaskContext;
+import org.datampi.mpid.TaskProgram;
 import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.datampi.status.JobProgress;
@@ -30,14 +29,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The process that mpidrun starts on every rank (DataMPI's CommonProcess). It runs the program's main method once
- * per scheduled task: O tasks as rank 0 hands them out, then, once every process has sent all its data, the A tasks
- * it owns. Data for an A task flows into its process while the O tasks still run.
- *
- * <p>A program that schedules its own stages (a DAG of them) declares {@code runStages(String[], StageRuntime)}
- * instead of main: it runs once per job on every rank, with the same shuffle under it ({@link StageRuntime}).
- *
- * <p>Before the first task of a job, every rank runs the program's optional job set-up together ({@link JobSetup}).
+ * The process that mpidrun starts on every rank (DataMPI's CommonProcess). For each job it makes the job's program
+ * ({@link RankProgram}, by the class mpidrun was given: {@link ProgramClass}), sets the job up on every rank together
+ * ({@link RankProgram#setUpJob}), runs it and closes it. A {@link TaskProgram} runs once per scheduled task: O tasks
+ * as rank 0 hands them out, then, once every process has sent all its data, the A tasks it owns. Data for an A task
+ * flows into its process while the O tasks still run. A {@link StagedProgram} (a DAG of stages) runs once per job on
+ * every rank, with the same shuffle under it ({@link StageRuntime}).
  *
  * <p>With {@code --serve} the processes stay up and run one job after another ({@link JobQueue}): a caller that runs
  * many short jobs, like a Hive session, pays for mpirun, the JVMs and MPI_Init once instead of once per job.
@@ -45,15 +42,10 @@ import org.slf4j.LoggerFactory;
 public final class CommonProcess {
     /** Set before logging starts, so that every rank writes its own log file (see conf/datampi-log4j2.properties). */
     static final String RANK_PROPERTY = "datampi.rank";
-    /** The name of a program's optional job set-up: {@code public static void setUpJob(String[], JobSetup)}. */
-    static final String SET_UP_JOB = "setUpJob";
-    /** The entry of a staged program: {@code public static void runStages(String[], StageRuntime)}. */
-    static final String RUN_STAGES = "runStages";
     private static final String[] LAUNCHER_RANK_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
 
     private final LaunchArguments launch;
-    /** The program's main method, or its runStages method for a staged program. */
-    private final Method main;
+    private final ProgramClass programClass;
     private final int rank;
     private final int size;
     private final String host;
@@ -64,10 +56,10 @@ public final class CommonProcess {
     private final StatusSender status;
     private final Logger log = LoggerFactory.getLogger(CommonProcess.class);
 
-    private CommonProcess(LaunchArguments launch, Method main, int rank, int size, String host,
+    private CommonProcess(LaunchArguments launch, ProgramClass programClass, int rank, int size, String host,
             Optional<List<String>> hostOfRank, ShuffleSettings settings, JobAbort abort, StatusSender status) {
         this.launch = requireNonNull(launch, "launch is null");
-        this.main = requireNonNull(main, "main is null");
+        this.programClass = requireNonNull(programClass, "programClass is null");
         this.rank = rank;
         this.size = size;
         this.host = requireNonNull(host, "host is null");
@@ -90,7 +82,7 @@ public final class CommonProcess {
             settings = ShuffleSettings.fromSystemProperties();
             status = StatusSender.fromEnvironment(System.getenv());
             if (launch.isPresent()) {
-                findMain(launch.get().mainClass());
+                ProgramClass.forName(launch.get().mainClass());
             }
         } catch (IllegalArgumentException e) {
             // Every rank fails the same way before MPI starts; the launcher reports the exit code.
@@ -144,19 +136,21 @@ public final class CommonProcess {
 
     private static void runJob(LaunchArguments launch, int rank, int size, Optional<List<String>> hostOfRank,
             ShuffleSettings settings, JobAbort abort, StatusSender status) {
-        Method main;
+        ProgramClass program;
         try {
-            main = findMain(launch.mainClass());
+            program = ProgramClass.forName(launch.mainClass());
         } catch (IllegalArgumentException e) {
             abort.abort(e, () -> { });
             return;
         }
-        new CommonProcess(launch, main, rank, size, ThisHost.NAME, hostOfRank, settings, abort, status).run();
+        new CommonProcess(launch, program, rank, size, ThisHost.NAME, hostOfRank, settings, abort, status).run();
     }
 
     private void run() {
+        RankProgram program;
         RankDirectory directory;
         try {
+            program = programClass.newProgram();
             directory = RankDirectory.claim(settings.localDir(), launch.jobId(), rank);
         } catch (RuntimeException e) {
             abort.abort(e, () -> { });
@@ -166,7 +160,7 @@ public final class CommonProcess {
         SpillFiles spillFiles = new SpillFiles(localDir);
         Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
         Runtime.getRuntime().addShutdownHook(spillCleanup);
-        boolean staged = main.getName().equals(RUN_STAGES);
+        boolean staged = program instanceof StagedProgram;
         Optional<TaskScheduler> scheduler = Optional.empty();
         if (rank == 0) {
             scheduler = Optional.of(staged ? new StageScheduler(this::report, hostOfRank.orElseThrow())
@@ -179,19 +173,19 @@ public final class CommonProcess {
                 launch.oTasks(), launch.aTasks(), settings);
         try {
             shuffle.start();
-            setUpJob(localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
+            setUpJob(program, localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
             // Rank 0's preferences are in: the other ranks' requests, which may have come first, get tasks now.
             scheduler.ifPresent(TaskScheduler::open);
             String tasksRun;
             if (staged) {
-                runStages(new RankStages(rank, size, host, localDir, shuffle, settings,
+                runStages((StagedProgram) program, new RankStages(rank, size, host, localDir, shuffle, settings,
                         scheduler.map(RankJobSetup::stages)));
                 tasksRun = "its stages";
             } else {
-                int oTasksRun = runOTasks(shuffle);
+                int oTasksRun = runOTasks((TaskProgram) program, shuffle);
                 shuffle.finishSending(TaskScheduler.O_STAGE);
                 shuffle.awaitAllData(TaskScheduler.O_STAGE);
-                int aTasksRun = runATasks(shuffle);
+                int aTasksRun = runATasks((TaskProgram) program, shuffle);
                 if (scheduler.orElse(null) instanceof OTaskScheduler oTasks) {
                     oTasks.awaitATasks(shuffle.engine()::checkHealthy);
                 }
@@ -212,6 +206,7 @@ public final class CommonProcess {
         } catch (Throwable t) {
             abort.abort(t, spillFiles::close);
         }
+        close(program);
         // No spill may still write once the directory goes.
         shuffle.receiveBuffers().close();
         spillFiles.close();
@@ -232,42 +227,42 @@ public final class CommonProcess {
         status.send(progress);
     }
 
-    private void setUpJob(Path jobFiles, Optional<? extends TaskScheduler> scheduler, Runnable healthCheck)
-            throws ReflectiveOperationException {
-        Method setUp;
-        try {
-            setUp = main.getDeclaringClass().getMethod(SET_UP_JOB, String[].class, JobSetup.class);
-        } catch (NoSuchMethodException e) {
-            return;
-        }
-        if (!Modifier.isStatic(setUp.getModifiers())) {
-            throw new IllegalArgumentException(main.getDeclaringClass().getName() + "." + SET_UP_JOB
-                    + "(String[], JobSetup) is not static");
-        }
+    private void setUpJob(RankProgram program, Path jobFiles, Optional<? extends TaskScheduler> scheduler,
+            Runnable healthCheck) {
         long start = System.nanoTime();
         try {
-            setUp.invoke(null, launch.programArguments(), new RankJobSetup(rank, size, host, jobFiles, scheduler, healthCheck));
-        } catch (InvocationTargetException e) {
-            throw new TaskFailedException("Job set-up", e.getCause());
+            program.setUpJob(launch.programArguments(),
+                    new RankJobSetup(rank, size, host, jobFiles, scheduler, healthCheck));
+        } catch (Throwable e) {
+            throw new TaskFailedException("Job set-up", e);
         }
         log.info("Job set-up finished in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
-    private int runOTasks(RankShuffle shuffle) {
+    /** The job has ended on this rank: its program lets go of what it held (a failure to is logged, not fatal). */
+    private void close(RankProgram program) {
+        try {
+            program.close();
+        } catch (Exception e) {
+            log.warn("Closing {} after job {} failed", programClass, launch.jobId(), e);
+        }
+    }
+
+    private int runOTasks(TaskProgram program, RankShuffle shuffle) {
         int run = 0;
         for (int task = shuffle.requestTask(TaskScheduler.O_STAGE, 0); task >= 0;
                 task = shuffle.requestTask(TaskScheduler.O_STAGE, 1)) {
-            runTask(new OTaskContext(new Comm(Comm.Side.O, task, launch.oTasks()), launch.aTasks(), shuffle,
+            runTask(program, new OTaskContext(new Comm(Comm.Side.O, task, launch.oTasks()), launch.aTasks(), shuffle,
                     settings));
             run++;
         }
         return run;
     }
 
-    private int runATasks(RankShuffle shuffle) {
+    private int runATasks(TaskProgram program, RankShuffle shuffle) {
         int run = 0;
         for (int task = rank; task < launch.aTasks(); task += size) {
-            runTask(new ATaskContext(new Comm(Comm.Side.A, task, launch.aTasks()), shuffle));
+            runTask(program, new ATaskContext(new Comm(Comm.Side.A, task, launch.aTasks()), shuffle));
             shuffle.taskDone(TaskScheduler.A_STAGE);
             run++;
         }
@@ -275,61 +270,31 @@ public final class CommonProcess {
     }
 
     /** A staged program's stages on this rank; the program names the stage and task of a failure. */
-    private void runStages(StageRuntime stages) {
+    private void runStages(StagedProgram program, StageRuntime stages) {
         long start = System.nanoTime();
         try {
-            main.invoke(null, launch.programArguments(), stages);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof StageTaskException task) {
-                throw new TaskFailedException(task.task(), task.getCause());
-            }
-            throw new TaskFailedException("Rank " + rank + "'s stages", e.getCause());
-        } catch (IllegalAccessException e) {
+            program.runStages(launch.programArguments(), stages);
+        } catch (StageTaskException task) {
+            throw new TaskFailedException(task.task(), task.getCause());
+        } catch (Throwable e) {
             throw new TaskFailedException("Rank " + rank + "'s stages", e);
         }
         log.info("Stages finished in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
-    private void runTask(TaskContext task) {
+    private void runTask(TaskProgram program, TaskContext task) {
         String name = task.comm().side() + " task " + task.comm().rank();
         long start = System.nanoTime();
         MPI_D.bind(task);
         try {
-            main.invoke(null, (Object) launch.programArguments());
+            program.runTask(launch.programArguments());
             task.finish();
-        } catch (InvocationTargetException e) {
-            throw new TaskFailedException(name, e.getCause());
-        } catch (IllegalAccessException | RuntimeException e) {
+        } catch (Throwable e) {
             throw new TaskFailedException(name, e);
         } finally {
             MPI_D.unbind();
         }
         log.info("{} finished in {} ms", name, (System.nanoTime() - start) / 1_000_000);
-    }
-
-    /** The program's runStages(String[], StageRuntime) if it has one, else its main(String[]). */
-    private static Method findMain(String className) {
-        Class<?> program;
-        try {
-            program = Class.forName(className);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("Class " + className + " is not on the job's classpath (-jar)");
-        }
-        Method main;
-        try {
-            main = program.getMethod(RUN_STAGES, String[].class, StageRuntime.class);
-        } catch (NoSuchMethodException e) {
-            try {
-                main = program.getMethod("main", String[].class);
-            } catch (NoSuchMethodException e2) {
-                throw new IllegalArgumentException(className + " has no public static main(String[]) nor "
-                        + RUN_STAGES + "(String[], StageRuntime)");
-            }
-        }
-        if (!Modifier.isStatic(main.getModifiers())) {
-            throw new IllegalArgumentException(className + "." + main.getName() + " is not static");
-        }
-        return main;
     }
 
     private static String launcherRank() {

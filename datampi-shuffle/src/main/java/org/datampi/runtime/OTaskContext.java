@@ -3,8 +3,10 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Map;
+import java.util.Optional;
 
 import org.datampi.mpid.Comm;
+import org.datampi.mpid.Partitioner;
 import org.datampi.mpid.TaskConf;
 import org.datampi.mpid.TaskContext;
 import org.datampi.shuffle.ShuffleSettings;
@@ -34,8 +36,8 @@ final class OTaskContext implements TaskContext {
     }
 
     @Override
-    public void init(Map<String, String> taskConf) {
-        conf = TaskConf.parse(taskConf);
+    public void init(Map<String, String> taskConf, Optional<Partitioner> partitioner) {
+        conf = TaskConf.parse(taskConf, partitioner);
         if (aTasks > 0) {
             sender = new ShufflePairSender("O task " + comm.rank(), conf, shuffle, settings, 0, aTasks,
                     shuffle::ownerOf);

@@ -84,7 +84,7 @@ final class RankJobSetup implements JobSetup {
         if (scheduler instanceof StageScheduler stages) {
             return stages;
         }
-        throw new IllegalStateException("Only a staged job (a program with runStages) plans stages");
+        throw new IllegalStateException("Only a staged job (a StagedProgram) plans stages");
     }
 
     @Override

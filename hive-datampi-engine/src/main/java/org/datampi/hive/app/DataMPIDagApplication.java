@@ -26,6 +26,7 @@ import org.datampi.hive.dag.PruningFiles;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.StageRuntime;
+import org.datampi.mpid.StagedProgram;
 import org.datampi.mpid.StageTaskException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,14 +46,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Arguments: {@code DAG_FILE JOB_ID}.
  */
-public final class DataMPIDagApplication {
+public final class DataMPIDagApplication implements StagedProgram {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIDagApplication.class);
-    /** The DAG this process runs, set up once per job (a serving process runs one job at a time). */
-    private static Job current;
-    /** One per rank process, as one per Tez container: Hive's objects cached for a vertex stay for its next task. */
-    private static VertexTaskRunner runner;
+    /** The DAG this program runs, read by {@link #setUpJob}. Set up, stages and close: the rank's main thread. */
+    private Job job;
+    /** As one per Tez container: Hive's objects cached for a vertex stay for its next task on this rank. */
+    private VertexTaskRunner runner;
 
-    private DataMPIDagApplication() {
+    /** Made by the ranks' runtime for each job. */
+    public DataMPIDagApplication() {
     }
 
     /**
@@ -65,7 +67,8 @@ public final class DataMPIDagApplication {
     private record Job(String id, Path dagFile, DagJob dag, JobUser user, PruningFiles pruning, Configuration files) {
     }
 
-    public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
+    @Override
+    public void setUpJob(String[] args, JobSetup setup) throws IOException {
         // Before this rank's first task: rank 0 makes pruned scans' splits while its main thread runs tasks.
         HivePlanCache.makePerThread();
         Path dagFile = new Path(args[0]);
@@ -90,16 +93,11 @@ public final class DataMPIDagApplication {
             setup.broadcast(null, received);
             dag = DagJob.read(new ByteArrayInputStream(received.toByteArray()));
         }
-        if (current != null) {
-            current.user().close();
-        }
         // Hive's Tez compiler gives every vertex's processor the query's whole configuration, as it gives Tez's.
-        current = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
+        job = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
                 dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())),
                 new PruningFiles(files, dagFile.getParent()), files);
-        if (runner == null) {
-            runner = new VertexTaskRunner(setup.host());
-        }
+        runner = new VertexTaskRunner(setup.host());
         // The session's added jars, localized once per job as a MapReduce-shaped stage's are, in a class loader of the
         // job's own (a previous job's jars never reach it); the tasks' configurations take it from this thread.
         JobConf jars = new JobConf(false);
@@ -127,12 +125,24 @@ public final class DataMPIDagApplication {
         }
     }
 
-    public static void runStages(String[] args, StageRuntime stages) throws Exception {
-        Job job = currentJob(args[1]);
+    @Override
+    public void runStages(String[] args, StageRuntime stages) throws Exception {
+        Job job = this.job;
+        if (job == null || !job.id().equals(args[1])) {
+            throw new IllegalStateException("Job " + args[1] + " was not set up on this rank (setUpJob runs first)");
+        }
         job.user().call(() -> {
             runStages(job, stages);
             return null;
         });
+    }
+
+    /** The job has ended on this rank: the file systems its tasks opened close. */
+    @Override
+    public void close() throws IOException {
+        if (job != null) {
+            job.user().close();
+        }
     }
 
     /**
@@ -144,7 +154,7 @@ public final class DataMPIDagApplication {
      * it, and the first stage not ended everywhere is always ready, so no rank waits for ever. Without
      * {@link DagJob#concurrentVertices} a rank runs the stages strictly in order.
      */
-    private static void runStages(Job job, StageRuntime stages) throws Exception {
+    private void runStages(Job job, StageRuntime stages) throws Exception {
         DagJob dag = job.dag();
         // Rank 0 makes the splits of the vertices that pruning defers, in threads of their own (PrunedSplits).
         // At most four at once: each split generator holds its partitions' metadata on rank 0's task-sized heap.
@@ -161,7 +171,7 @@ public final class DataMPIDagApplication {
         }
     }
 
-    private static void runStages(Job job, StageRuntime stages, PrunedSplits pruned) throws Exception {
+    private void runStages(Job job, StageRuntime stages, PrunedSplits pruned) throws Exception {
         DagJob dag = job.dag();
         DagEdges edges = new DagEdges(dag, stages, HiveShuffle.PAIR_TYPES);
         int count = dag.vertices().size();
@@ -251,7 +261,7 @@ public final class DataMPIDagApplication {
         return awaiting;
     }
 
-    private static void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
+    private void run(Job job, DagVertex vertex, int task, StageRuntime stages, DagEdges edges)
             throws StageTaskException {
         String name = vertex.name();
         String where = "vertex " + name + ", task " + task;
@@ -291,12 +301,5 @@ public final class DataMPIDagApplication {
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.ENDED, System.currentTimeMillis());
         saved.save(job.files(), job.dagFile().getParent(), DagCounters.taskFile(vertex.name(), task));
-    }
-
-    private static synchronized Job currentJob(String id) {
-        if (current == null || !current.id().equals(id)) {
-            throw new IllegalStateException("Job " + id + " was not set up on this rank (setUpJob runs first)");
-        }
-        return current;
     }
 }

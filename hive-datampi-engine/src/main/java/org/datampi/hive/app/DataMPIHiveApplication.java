@@ -21,6 +21,7 @@ import org.apache.hadoop.util.ReflectionUtils;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.MPI_D;
 import org.datampi.mpid.MPI_D_Exception;
+import org.datampi.mpid.TaskProgram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,39 +36,30 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Arguments: {@code SUBMIT_DIR JOB_ID}.
  */
-public final class DataMPIHiveApplication {
+public final class DataMPIHiveApplication implements TaskProgram {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIHiveApplication.class);
-    /**
-     * The job this process's tasks run, read once per job. A serving process runs one job after another
-     * (mpidrun --serve), never two at once.
-     */
-    private static SubmittedJob submitted;
+    /** The job this program's tasks run, read once by {@link #setUpJob}. Set up, tasks and close: one thread. */
+    private SubmittedJob submitted;
     /** Whom the job's tasks run as ({@link JobUser}: file systems made from the job's configuration). */
-    private static JobUser jobUser;
+    private JobUser jobUser;
 
-    private DataMPIHiveApplication() {
+    /** Made by the ranks' runtime for each job. */
+    public DataMPIHiveApplication() {
     }
 
     /**
      * Once per job on every rank, before its first task: reads the job, localizes the files it lists over MPI
      * ({@link JobFiles}: map-join hash tables, ADD JAR jars) and gives the job a class loader with its jars.
      */
-    public static synchronized void setUpJob(String[] args, JobSetup setup) throws IOException {
-        if (submitted != null) {
-            // What Hive keeps per JVM between jobs, as a reused Hadoop task JVM would drop it: the previous job's
-            // cached plans, and ExecMapper's "done" flag, which a LIMIT sets and which would make the next job's
-            // record readers return nothing.
-            Utilities.clearWorkMapForConf(submitted.job());
-            ExecMapper.setDone(false);
-        }
-        if (jobUser != null) {
-            jobUser.close();
-        }
+    @Override
+    public void setUpJob(String[] args, JobSetup setup) throws IOException {
+        // What Hive keeps per JVM, as a new Hadoop task JVM would not have it: ExecMapper's "done" flag, which a LIMIT
+        // of an earlier job on this rank set, would make this job's record readers return nothing.
+        ExecMapper.setDone(false);
         submitted = new SubmittedJob(new Path(args[0]), JobID.forName(args[1]), setup.host());
         jobUser = JobUser.start(submitted.job());
         JobFiles files = JobFiles.localize(submitted.job(), setup);
         files.useClassPath(submitted.job());
-        HivePartitioner.useJob(submitted.job());
         if (setup.rank() == 0) {
             // Only rank 0's O-task scheduler places tasks.
             for (int task = 0; task < submitted.splitCount(); task++) {
@@ -85,10 +77,15 @@ public final class DataMPIHiveApplication {
         }
     }
 
-    public static void main(String[] args) throws Exception {
-        SubmittedJob job = currentJob(JobID.forName(args[1]));
-        currentUser().call(() -> {
-            MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.MPI_D_CONF);
+    /** One O or A task of the job: Hive's map side over a split, or its reduce side over the task's pairs. */
+    @Override
+    public void runTask(String[] args) throws Exception {
+        SubmittedJob job = submitted;
+        if (job == null || !job.jobId().equals(JobID.forName(args[1]))) {
+            throw new IllegalStateException("Job " + args[1] + " was not set up on this rank (setUpJob runs first)");
+        }
+        jobUser.call(() -> {
+            MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.PAIR_TYPES, new HivePartitioner(job.job()));
             if (MPI_D.COMM_BIPARTITE_O != null) {
                 runOTask(job, MPI_D.Comm_rank(MPI_D.COMM_BIPARTITE_O));
             } else if (MPI_D.COMM_BIPARTITE_A != null) {
@@ -99,15 +96,18 @@ public final class DataMPIHiveApplication {
         });
     }
 
-    private static synchronized JobUser currentUser() {
-        return jobUser;
-    }
-
-    private static synchronized SubmittedJob currentJob(JobID jobId) {
-        if (submitted == null || !submitted.jobId().equals(jobId)) {
-            throw new IllegalStateException("Job " + jobId + " was not set up on this rank (setUpJob runs first)");
+    /**
+     * The job has ended on this rank: its user's file systems close, and Hive's plans cached for the job go, as they
+     * would with the Hadoop task JVM that ran it.
+     */
+    @Override
+    public void close() throws IOException {
+        if (submitted != null) {
+            Utilities.clearWorkMapForConf(submitted.job());
         }
-        return submitted;
+        if (jobUser != null) {
+            jobUser.close();
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

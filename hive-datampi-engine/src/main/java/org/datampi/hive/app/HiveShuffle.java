@@ -1,6 +1,5 @@
 package org.datampi.hive.app;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.hadoop.hive.ql.io.HiveKey;
@@ -15,21 +14,16 @@ import org.datampi.mpid.MpidConf;
  * order, as Hadoop's and Tez's shuffles order them.
  */
 final class HiveShuffle {
-    /** The pairs' types and key order (a DAG's edges partition with their own partitioners). */
+    /**
+     * The pairs' types and key order: MPI_D's settings for every Hive stage (a MapReduce-shaped stage's tasks add its
+     * partitioner, {@link HivePartitioner}; a DAG's edges partition with their own).
+     */
     static final Map<String, String> PAIR_TYPES = Map.of(
             MpidConf.KEY_CLASS, HiveKey.class.getName(),
             MpidConf.VALUE_CLASS, BytesWritable.class.getName(),
             MpidConf.COMPARATOR_CLASS, HiveKeyComparator.class.getName());
-    /** MPI_D's settings for the tasks of a MapReduce-shaped stage: the pairs, partitioned by its partitioner. */
-    static final Map<String, String> MPI_D_CONF = withPartitioner();
 
     private HiveShuffle() {
-    }
-
-    private static Map<String, String> withPartitioner() {
-        Map<String, String> conf = new HashMap<>(PAIR_TYPES);
-        conf.put(MpidConf.PARTITIONER_CLASS, HivePartitioner.class.getName());
-        return Map.copyOf(conf);
     }
 
     /**

@@ -20,7 +20,7 @@ import org.apache.hadoop.security.UserGroupInformation;
  * Hive's client has it, would not reach the files the ranks write. As Tez's TezChild runs a task as a user of its
  * own and closes that user's file systems after it, a rank runs each job as a new user of the rank's own name and
  * credentials, whose default file system is made at once from the job's configuration, and closes its file systems
- * when the rank sets up its next job.
+ * when the job ends on the rank (the program's close).
  */
 final class JobUser {
     private final UserGroupInformation user;

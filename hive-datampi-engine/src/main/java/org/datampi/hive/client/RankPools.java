@@ -25,6 +25,8 @@ import org.datampi.hive.conf.DataMPISettings;
 final class RankPools {
     private static final long POLL_MILLIS = 200;
     private static final List<RankPool> RUNNING = new ArrayList<>();
+    // JVM-wide on purpose: the groups hold the hosts' cores and memory, which every session of this Hive JVM
+    // (HiveServer2's many) shares, so the warm group and the count of groups belong to the JVM, not to a session.
     private static RankPool warm;
     private static GroupLaunch warmLaunch;
 

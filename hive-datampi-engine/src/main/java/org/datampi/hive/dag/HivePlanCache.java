@@ -26,6 +26,7 @@ import org.apache.hadoop.hive.ql.plan.BaseWork;
  * change.
  */
 public final class HivePlanCache {
+    /** Whether Hive's map has been replaced: JVM-wide, as the map it replaces is. */
     private static boolean perThread;
 
     private HivePlanCache() {
