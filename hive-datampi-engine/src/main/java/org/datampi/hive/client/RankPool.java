@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 import org.datampi.runtime.RankHosts;
 import org.datampi.status.JobProgress;
@@ -67,7 +68,9 @@ final class RankPool implements AutoCloseable {
      * that a job is never given to a group that is ending by itself.
      */
     private final long retireAfterIdleNanos;
-    private long idleSince = System.nanoTime();
+    /** The clock of the idle limit: System::nanoTime, a test's own in tests. */
+    private final LongSupplier nanoClock;
+    private long idleSince;
     private final OutputStream jobInput;
     private final Deque<String> tail = new ArrayDeque<>();
     private volatile String logDir;
@@ -80,7 +83,9 @@ final class RankPool implements AutoCloseable {
     private final AtomicBoolean abortGraceStarted = new AtomicBoolean();
 
     /** Opens the group's status channel, then starts mpidrun with the channel's address in its environment. */
-    private RankPool(GroupLaunch launch, int idleSeconds) throws IOException {
+    private RankPool(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock) throws IOException {
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.idleSince = nanoClock.getAsLong();
         // The ranks report only once started, after this constructor: the channel may name this pool as its sink.
         this.status = StatusReceiver.open(launch.acrossHosts(), this::observe);
         ProcessBuilder builder = new ProcessBuilder(launch.command()).redirectErrorStream(true);
@@ -98,9 +103,14 @@ final class RankPool implements AutoCloseable {
 
     /** Starts mpidrun --serve as LAUNCH says. */
     static RankPool start(GroupLaunch launch, int idleSeconds) {
+        return start(launch, idleSeconds, System::nanoTime);
+    }
+
+    /** The same, its idle limit measured by NANO_CLOCK. */
+    static RankPool start(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock) {
         LOG.info("Launching {}", String.join(" ", launch.command()));
         try {
-            RankPool pool = new RankPool(launch, idleSeconds);
+            RankPool pool = new RankPool(launch, idleSeconds, nanoClock);
             Thread follower = new Thread(pool::follow, "datampi-rank-pool-output");
             follower.setDaemon(true);
             follower.start();
@@ -145,7 +155,7 @@ final class RankPool implements AutoCloseable {
      */
     synchronized boolean hasEnded() {
         return ended || abortGraceStarted.get() || !process.isAlive()
-                || current == null && System.nanoTime() - idleSince >= retireAfterIdleNanos;
+                || current == null && nanoClock.getAsLong() - idleSince >= retireAfterIdleNanos;
     }
 
     private void follow() {
@@ -199,7 +209,7 @@ final class RankPool implements AutoCloseable {
         if (record instanceof RankStatus.JobDone done && done.jobId().equals(job.id())) {
             synchronized (this) {
                 current = null;
-                idleSince = System.nanoTime();
+                idleSince = nanoClock.getAsLong();
             }
             synchronized (tail) {
                 tail.clear();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.datampi.status.JobProgress;
 import org.datampi.status.RankStatus;
@@ -25,13 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
 class RankPoolTest {
     @TempDir
     Path dir;
+    /** The pools' idle clock, in nanoseconds: moved by the tests, not by waiting. */
+    private final AtomicLong clock = new AtomicLong();
 
     @Test
     void aPoolIsRetiredBeforeItsRanksWouldEndByThemselves() throws Exception {
         // Ranks that end after 2 idle seconds: the pool takes no job from 1 s on (a tenth before, at least 1 s).
         try (RankPool pool = start("cat", 2)) {
             assertTrue(pool.isIdle(), "a new pool takes jobs");
-            Thread.sleep(2_100);
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(999));
+            assertTrue(pool.isIdle(), "0.999 s idle");
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1));
             assertFalse(pool.isIdle(), "close to its idle limit the pool takes no job");
             assertTrue(pool.hasEnded(), "and is to be replaced");
             assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isEmpty());
@@ -41,15 +46,14 @@ class RankPoolTest {
     @Test
     void aFinishedJobRestartsTheIdleClock() throws Exception {
         try (RankPool pool = start("cat", 2); StatusSender rankZero = ranks()) {
-            Thread.sleep(700);
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(700));
             assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isPresent());
             rankZero.send(new RankStatus.JobDone("job_1"));
-            long deadline = System.nanoTime() + 5_000_000_000L;
-            while (!pool.isIdle() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            Thread.sleep(700);
+            awaitTrue(pool::isIdle);
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(700));
             assertTrue(pool.isIdle(), "1.4 s after the start but 0.7 s after the job's end the pool takes jobs");
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(300));
+            assertFalse(pool.isIdle(), "1 s after the job's end it takes none");
         }
     }
 
@@ -57,7 +61,7 @@ class RankPoolTest {
     void aPoolThatRunsAJobIsNeitherIdleNorRetired() throws Exception {
         try (RankPool pool = start("cat", 2)) {
             assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isPresent());
-            Thread.sleep(2_100);
+            clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(2_100));
             assertFalse(pool.isIdle());
             assertFalse(pool.hasEnded(), "a running job keeps its pool");
         }
@@ -149,7 +153,7 @@ class RankPoolTest {
         Files.deleteIfExists(dir.resolve("go"));
         return RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
                 + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
-                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds);
+                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds, clock::get);
     }
 
     /** The ranks' end of the status channel of the pool started last. */
