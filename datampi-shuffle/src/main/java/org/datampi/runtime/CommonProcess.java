@@ -231,7 +231,7 @@ public final class CommonProcess {
             Runnable healthCheck) {
         long start = System.nanoTime();
         try {
-            program.setUpJob(launch.programArguments(),
+            program.setUpJob(programArguments(),
                     new RankJobSetup(rank, size, host, jobFiles, scheduler, healthCheck));
         } catch (Throwable e) {
             throw new TaskFailedException("Job set-up", e);
@@ -273,7 +273,7 @@ public final class CommonProcess {
     private void runStages(StagedProgram program, StageRuntime stages) {
         long start = System.nanoTime();
         try {
-            program.runStages(launch.programArguments(), stages);
+            program.runStages(programArguments(), stages);
         } catch (StageTaskException task) {
             throw new TaskFailedException(task.task(), task.getCause());
         } catch (Throwable e) {
@@ -282,12 +282,17 @@ public final class CommonProcess {
         log.info("Stages finished in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
 
+    /** The program's arguments, as an array of its own for each call (the program may change it). */
+    private String[] programArguments() {
+        return launch.programArguments().toArray(String[]::new);
+    }
+
     private void runTask(TaskProgram program, TaskContext task) {
         String name = task.comm().side() + " task " + task.comm().rank();
         long start = System.nanoTime();
         MPI_D.bind(task);
         try {
-            program.runTask(launch.programArguments());
+            program.runTask(programArguments());
             task.finish();
         } catch (Throwable e) {
             throw new TaskFailedException(name, e);

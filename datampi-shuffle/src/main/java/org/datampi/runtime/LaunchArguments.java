@@ -2,7 +2,7 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.Arrays;
+import java.util.List;
 
 /**
  * What mpidrun passes to every rank: {@code --job-id ID -O ONUM -A ANUM CLASS [ARGS...]}.
@@ -10,14 +10,14 @@ import java.util.Arrays;
  * @param jobId names the job's log and spill directories
  * @param oTasks number of O tasks
  * @param aTasks number of A tasks (0 for a job without a shuffle)
- * @param mainClass the program whose main method runs once per task
+ * @param mainClass the program's class ({@link ProgramClass})
  * @param programArguments its arguments
  */
-public record LaunchArguments(String jobId, int oTasks, int aTasks, String mainClass, String[] programArguments) {
+public record LaunchArguments(String jobId, int oTasks, int aTasks, String mainClass, List<String> programArguments) {
     public LaunchArguments {
         requireNonNull(jobId, "jobId is null");
         requireNonNull(mainClass, "mainClass is null");
-        programArguments = programArguments.clone();
+        programArguments = List.copyOf(programArguments);
         if (oTasks < 1) {
             throw new IllegalArgumentException("Invalid value '" + oTasks + "' for -O: expected an integer >= 1");
         }
@@ -49,7 +49,7 @@ public record LaunchArguments(String jobId, int oTasks, int aTasks, String mainC
         if (jobId == null || oTasks == null || aTasks == null || i >= args.length) {
             throw new IllegalArgumentException("Usage: CommonProcess --job-id ID -O ONUM -A ANUM CLASS [ARGS...]");
         }
-        return new LaunchArguments(jobId, oTasks, aTasks, args[i], Arrays.copyOfRange(args, i + 1, args.length));
+        return new LaunchArguments(jobId, oTasks, aTasks, args[i], List.of(args).subList(i + 1, args.length));
     }
 
     private static int parseCount(String option, String value) {
@@ -58,10 +58,5 @@ public record LaunchArguments(String jobId, int oTasks, int aTasks, String mainC
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("Invalid value '" + value + "' for " + option + ": expected an integer");
         }
-    }
-
-    @Override
-    public String[] programArguments() {
-        return programArguments.clone();
     }
 }

@@ -1,9 +1,10 @@
 package org.datampi.runtime;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ class LaunchArgumentsTest {
         assertEquals(8, launch.oTasks());
         assertEquals(3, launch.aTasks());
         assertEquals("com.example.Main", launch.mainClass());
-        assertArrayEquals(new String[] {"-x", "y"}, launch.programArguments());
+        assertEquals(List.of("-x", "y"), launch.programArguments());
     }
 
     @Test

@@ -4,8 +4,21 @@ import java.nio.ByteBuffer;
 
 import org.datampi.shuffle.codec.BlockCodec;
 
-/** A decoded wire block: a sorted run of pairs for one partition, copied out of the receive buffer. */
-public record ReceivedBlock(int partition, int pairCount, byte[] pairs) {
+/**
+ * A decoded wire block: a sorted run of pairs for one partition, copied out of the receive buffer. Not a value: its
+ * bytes are handed on as they are, not copied ({@link #pairs}), so it has no equality but identity.
+ */
+public final class ReceivedBlock {
+    private final int partition;
+    private final int pairCount;
+    private final byte[] pairs;
+
+    private ReceivedBlock(int partition, int pairCount, byte[] pairs) {
+        this.partition = partition;
+        this.pairCount = pairCount;
+        this.pairs = pairs;
+    }
+
     /** Decodes the block at buffer's position; the buffer can be reused afterwards. */
     public static ReceivedBlock decode(ByteBuffer buffer) {
         int partition = buffer.getInt();
@@ -20,5 +33,18 @@ public record ReceivedBlock(int partition, int pairCount, byte[] pairs) {
         byte[] pairs = new byte[rawLength];
         codecs[codecOrdinal].decompress(buffer, buffer.remaining(), pairs, rawLength);
         return new ReceivedBlock(partition, pairCount, pairs);
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public int pairCount() {
+        return pairCount;
+    }
+
+    /** The run's bytes, which whoever takes them owns from then on (the receive buffers keep them as the run). */
+    public byte[] pairs() {
+        return pairs;
     }
 }

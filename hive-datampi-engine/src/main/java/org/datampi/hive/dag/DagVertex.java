@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -85,8 +86,30 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
      */
     public record VertexTask(byte[] split, List<String> hosts) {
         public VertexTask {
-            requireNonNull(split, "split is null");
+            split = requireNonNull(split, "split is null").clone();
             hosts = List.copyOf(hosts);
+        }
+
+        /** A copy: the task's split stays as it was made. */
+        @Override
+        public byte[] split() {
+            return split.clone();
+        }
+
+        /** The split's bytes, compared by content (a record compares an array by identity). */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof VertexTask task && Arrays.equals(split, task.split) && hosts.equals(task.hosts);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(split) + hosts.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "VertexTask[split=" + split.length + " bytes, hosts=" + hosts + "]";
         }
 
         /**
@@ -148,8 +171,9 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         }
         out.writeInt(tasks.size());
         for (VertexTask task : tasks) {
-            out.writeInt(task.split().length);
-            out.write(task.split());
+            byte[] split = task.split();
+            out.writeInt(split.length);
+            out.write(split);
             out.writeInt(task.hosts().size());
             for (String host : task.hosts()) {
                 out.writeUTF(host);
