@@ -129,7 +129,7 @@ public final class DataMPIDagApplication implements StagedProgram {
     public void runStages(String[] args, StageRuntime stages) throws Exception {
         Job job = this.job;
         if (job == null || !job.id().equals(args[1])) {
-            throw new IllegalStateException("Job " + args[1] + " was not set up on this rank (setUpJob runs first)");
+            throw TaskFailures.notSetUp(args[1]);
         }
         job.user().call(() -> {
             runStages(job, stages);
@@ -280,7 +280,7 @@ public final class DataMPIDagApplication implements StagedProgram {
             // what its split reads (a corrupt file), as an O task's failure does.
             String files = vertex.tasks().get(task).files();
             throw new StageTaskException(where, e instanceof Error || files.isEmpty() ? e
-                    : new IOException("Failed on input split " + files + ": " + e.getMessage(), e));
+                    : TaskFailures.onInputSplit(files, e));
         }
         LOG.info("{} finished in {} ms", where, (System.nanoTime() - start) / 1_000_000);
     }

@@ -82,7 +82,7 @@ public final class DataMPIHiveApplication implements TaskProgram {
     public void runTask(String[] args) throws Exception {
         SubmittedJob job = submitted;
         if (job == null || !job.jobId().equals(JobID.forName(args[1]))) {
-            throw new IllegalStateException("Job " + args[1] + " was not set up on this rank (setUpJob runs first)");
+            throw TaskFailures.notSetUp(args[1]);
         }
         jobUser.call(() -> {
             MPI_D.Init(args, MPI_D.Mode.Common, HiveShuffle.PAIR_TYPES, new HivePartitioner(job.job()));
@@ -145,7 +145,7 @@ public final class DataMPIHiveApplication implements TaskProgram {
         try {
             runner.run(reader, toATasks, counters);
         } catch (IOException | RuntimeException e) {
-            throw new IOException("Failed on input split " + split + ": " + e.getMessage(), e);
+            throw TaskFailures.onInputSplit(split, e);
         } finally {
             reader.close();
         }

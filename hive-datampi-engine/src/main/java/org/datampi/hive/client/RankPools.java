@@ -33,6 +33,12 @@ final class RankPools {
     private RankPools() {
     }
 
+    /** Why a stage waits, or failed waiting, for a group: the console's words for it. */
+    static String allBusy(int maxGroups) {
+        return "all " + maxGroups + " groups of ranks of this JVM are busy (" + DataMPISettings.GROUPS_MAX + "="
+                + maxGroups + ")";
+    }
+
     /**
      * Gives the job to a group of ranks, waiting while MAX_GROUPS groups are busy: ON_WAIT is told once when the
      * stage starts waiting; STOPPED is asked at every poll. Fails, naming the setting, when the stage is stopped or
@@ -56,8 +62,7 @@ final class RankPools {
                         HiveInterruptUtils.add(interrupt);
                         onWait.run();
                     }
-                    String busy = "all " + maxGroups + " groups of ranks of this JVM were busy ("
-                            + DataMPISettings.GROUPS_MAX + "=" + maxGroups + ")";
+                    String busy = allBusy(maxGroups);
                     if (stopped.getAsBoolean() || interrupted.get() || Thread.currentThread().isInterrupted()) {
                         throw new IllegalStateException("datampi: job " + jobId + " was stopped while it waited for "
                                 + "a free group of ranks: " + busy);

@@ -37,8 +37,8 @@ final class StageLaunch {
         long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
         int groups = DataMPISettings.groupsMax(job);
         MpidrunJob process = RankPools.submit(groupLaunch(job, plan), reuseRanks(job), groups, jobId, jobArguments,
-                () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: all " + groups
-                        + " of this JVM's are busy (" + DataMPISettings.GROUPS_MAX + "=" + groups + ")"),
+                () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: "
+                        + RankPools.allBusy(groups)),
                 stopped, stageTimeout);
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
                 + (job.get(DataMPISettings.HOSTFILE) == null ? ""
