@@ -26,6 +26,7 @@ import org.datampi.shuffle.engine.ReceivedBlock;
 import org.datampi.shuffle.engine.ShuffleEngine;
 import org.datampi.shuffle.spill.SpillFiles;
 import org.datampi.transport.MpiTransport;
+import org.datampi.transport.Transport;
 
 /**
  * One process's part of the job's shuffle: the engine, the receive buffers of the A tasks this process runs
@@ -56,6 +57,12 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
 
     RankShuffle(String jobId, int rank, int size, String host, ShuffleSettings settings, SpillFiles spillFiles,
             Optional<? extends TaskScheduler> scheduler, Consumer<Throwable> onFailure) {
+        this(MpiTransport.INSTANCE, jobId, rank, size, host, settings, spillFiles, scheduler, onFailure);
+    }
+
+    /** The same over TRANSPORT: MPI's, or a test's in-memory one. */
+    RankShuffle(Transport transport, String jobId, int rank, int size, String host, ShuffleSettings settings,
+            SpillFiles spillFiles, Optional<? extends TaskScheduler> scheduler, Consumer<Throwable> onFailure) {
         this.rank = rank;
         this.size = size;
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
@@ -63,7 +70,7 @@ final class RankShuffle implements ShuffleEngine.MessageHandler {
         this.pool = new BufferPool(BlockEncoder.maxWireBytes(codec, settings.blockSize()), 2 * settings.sendQueue() + 4);
         this.memory = ShuffleMemory.of(settings.memoryBudgetBytes());
         this.receiveBuffers = new ReceiveBufferManager(memory, spillFiles, settings.mergeFactor());
-        this.engine = new ShuffleEngine(MpiTransport.INSTANCE, size, pool, settings.sendQueue(), this, onFailure);
+        this.engine = new ShuffleEngine(transport, size, pool, settings.sendQueue(), this, onFailure);
         this.liveness = new Liveness(jobId, rank, size, host, engine, Duration.ofSeconds(settings.livenessTimeoutSeconds()),
                 onFailure);
     }
