@@ -33,8 +33,8 @@ final class StageLaunch {
         List<String> jobArguments = new ArrayList<>(List.of("--job-id", jobId, "-O", Integer.toString(plan.oTasks()),
                 "-A", Integer.toString(plan.aTasks()), program));
         jobArguments.addAll(arguments);
-        long startTimeout = DataMPISettings.seconds(job, DataMPISettings.START_TIMEOUT, 120);
-        long stageTimeout = DataMPISettings.seconds(job, DataMPISettings.STAGE_TIMEOUT, 86_400);
+        long startTimeout = DataMPISettings.startTimeoutSeconds(job);
+        long stageTimeout = DataMPISettings.stageTimeoutSeconds(job);
         int groups = DataMPISettings.groupsMax(job);
         MpidrunJob process = RankPools.submit(groupLaunch(job, plan), reuseRanks(job), groups, jobId, jobArguments,
                 () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: "

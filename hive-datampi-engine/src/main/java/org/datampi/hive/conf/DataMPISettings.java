@@ -163,8 +163,8 @@ public final class DataMPISettings {
             case INPLACE_PROGRESS -> flag(conf, INPLACE_PROGRESS, true);
             case PRINT_SUMMARY -> flag(conf, PRINT_SUMMARY, true);
             case CONCURRENT_VERTICES -> flag(conf, CONCURRENT_VERTICES, true);
-            case START_TIMEOUT -> seconds(conf, START_TIMEOUT, 120);
-            case STAGE_TIMEOUT -> seconds(conf, STAGE_TIMEOUT, 86_400);
+            case START_TIMEOUT -> startTimeoutSeconds(conf);
+            case STAGE_TIMEOUT -> stageTimeoutSeconds(conf);
             case STAGE_RETRIES -> stageRetries(conf);
             case GROUPS_MAX -> groupsMax(conf);
             case PLAN -> PlanShape.of(conf);
@@ -234,8 +234,18 @@ public final class DataMPISettings {
         };
     }
 
+    /** {@link #START_TIMEOUT}, strictly. */
+    public static long startTimeoutSeconds(Configuration conf) {
+        return seconds(conf, START_TIMEOUT, 120);
+    }
+
+    /** {@link #STAGE_TIMEOUT}, strictly. */
+    public static long stageTimeoutSeconds(Configuration conf) {
+        return seconds(conf, STAGE_TIMEOUT, 86_400);
+    }
+
     /** A positive number of seconds, strictly: anything else is refused, naming the key. */
-    public static long seconds(Configuration conf, String key, long defaultValue) {
+    private static long seconds(Configuration conf, String key, long defaultValue) {
         String value = valueOf(conf, key, String.valueOf(defaultValue));
         try {
             long seconds = Long.parseLong(value);

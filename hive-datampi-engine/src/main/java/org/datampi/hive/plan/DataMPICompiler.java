@@ -68,7 +68,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
         if (conf == null || !DataMPISettings.engineSelected(conf)) {
             return;
         }
-        String parallelism = conf.get(DataMPISettings.PARALLELISM, "default");
+        DataMPISettings.Parallelism parallelism = DataMPISettings.Parallelism.of(conf);
         HiveConf query = context.getConf() instanceof HiveConf own ? own : conf;
         Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Task<?>> pending = new ArrayDeque<>(rootTasks);

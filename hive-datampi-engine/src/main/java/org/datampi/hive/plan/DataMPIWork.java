@@ -2,11 +2,14 @@ package org.datampi.hive.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Locale;
+
 import org.apache.hadoop.hive.ql.plan.Explain;
 import org.apache.hadoop.hive.ql.plan.Explain.Level;
 import org.apache.hadoop.hive.ql.plan.Explain.Vectorization;
 import org.apache.hadoop.hive.ql.plan.MapredWork;
 import org.apache.hadoop.hive.ql.plan.ReduceWork;
+import org.datampi.hive.conf.DataMPISettings.Parallelism;
 
 /**
  * A Hive stage as datampi runs it: the MapWork (run by O tasks) and the optional ReduceWork (run by A tasks) of the
@@ -18,14 +21,14 @@ import org.apache.hadoop.hive.ql.plan.ReduceWork;
 public final class DataMPIWork extends MapredWork {
     private static final long serialVersionUID = 1L;
 
-    private final String parallelism;
+    private final Parallelism parallelism;
 
-    private DataMPIWork(String parallelism) {
+    private DataMPIWork(Parallelism parallelism) {
         this.parallelism = requireNonNull(parallelism, "parallelism is null");
     }
 
     /** The same stage, as a DataMPIWork sharing the compiled MapWork and ReduceWork. */
-    public static DataMPIWork of(MapredWork compiled, String parallelism) {
+    public static DataMPIWork of(MapredWork compiled, Parallelism parallelism) {
         DataMPIWork work = new DataMPIWork(parallelism);
         work.setMapWork(compiled.getMapWork());
         work.setReduceWork(compiled.getReduceWork());
@@ -47,13 +50,13 @@ public final class DataMPIWork extends MapredWork {
         if (reduce.getNumReduceTasks() >= 0) {
             return Integer.toString(reduce.getNumReduceTasks());
         }
-        return parallelism.equalsIgnoreCase("enhanced")
+        return parallelism == Parallelism.ENHANCED
                 ? "as many as O tasks (1 in a query's last stage)"
                 : "Hive's reducer estimate at run time, at least one per rank";
     }
 
     @Explain(displayName = "parallelism", explainLevels = {Level.DEFAULT, Level.EXTENDED})
     public String getParallelism() {
-        return parallelism;
+        return parallelism.name().toLowerCase(Locale.ROOT);
     }
 }
