@@ -35,18 +35,18 @@ import com.google.common.collect.Multimap;
 /**
  * Runs a vertex's tasks in a rank with Tez's own task runtime (LogicalIOProcessorRuntimeTask), as a Tez container
  * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
- * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per rank
- * process: like a container, it keeps one object registry (Hive caches plans and hash tables in it), cleared when the
- * DAG or the vertex changes.
+ * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per job
+ * on a rank (the DAG program makes it at set-up): like a container, it keeps one object registry (Hive caches plans
+ * and hash tables in it), cleared when the vertex changes.
  *
  * <p>Not thread-safe: a rank runs one task at a time.
  */
 public final class VertexTaskRunner {
     private final ObjectRegistryImpl registry = new ObjectRegistryImpl();
     /**
-     * The process's Hadoop defaults, parsed once as a Tez container parses them once (TezChild's defaultConf): a
-     * fresh Configuration parses Hadoop's XML files on its first read, some 3 ms of CPU per task, a quarter of the
-     * ranks' CPU in TPC-DS q17's 1,009-task reducer.
+     * Hadoop's defaults, parsed once for the job's tasks as a Tez container parses them once (TezChild's
+     * defaultConf): a fresh Configuration parses Hadoop's XML files on its first read, some 3 ms of CPU per task, a
+     * quarter of the ranks' CPU in TPC-DS q17's 1,009-task reducer.
      */
     private final Configuration defaults = new Configuration();
     private final String host;
@@ -130,7 +130,7 @@ public final class VertexTaskRunner {
         return new TaskResult(runtime.getCounters(), umbilical.pruningEvents);
     }
 
-    /** The Hadoop shim of this process's Hadoop, found once, as a Tez container finds it once. */
+    /** The Hadoop shim of this process's Hadoop, found once for the job's tasks, as a Tez container finds it once. */
     private HadoopShim shim(Configuration conf) {
         if (shim == null) {
             shim = new HadoopShimsLoader(conf).getHadoopShim();
