@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RankDirectory implements AutoCloseable {
     static final String OWNER = ".owner";
+    private static final String CLAIMING = ".claiming";
     private static final String JOB_PREFIX = "datampi-";
     private static final Logger LOG = LoggerFactory.getLogger(RankDirectory.class);
     /**
@@ -61,14 +62,15 @@ public final class RankDirectory implements AutoCloseable {
 
     /**
      * Creates the rank's directory under LOCAL_ROOT and locks it as in use. The owner file is locked under another
-     * name and then renamed, so that a sweeping rank never finds it unlocked.
+     * name, {@code .owner-<pid>.claiming}, and then renamed, so that a sweeping rank never finds it unlocked; a rank
+     * killed before the rename leaves that name, which tells the sweep whose directory it was.
      */
     static RankDirectory claim(Path localRoot, String jobId, int rank) {
         Path path = userRoot(localRoot).resolve(JOB_PREFIX + jobId).resolve("rank-" + rank);
         try {
             createDirectories(path);
-            Path claiming = Files.createTempFile(path, OWNER, ".claiming");
-            FileChannel channel = FileChannel.open(claiming, StandardOpenOption.WRITE);
+            Path claiming = path.resolve(claimingName(ProcessHandle.current().pid()));
+            FileChannel channel = FileChannel.open(claiming, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             channel.lock();
             Path owner = path.resolve(OWNER);
             HELD.add(owner);
@@ -152,10 +154,15 @@ public final class RankDirectory implements AutoCloseable {
         }
     }
 
+    static String claimingName(long pid) {
+        return OWNER + "-" + pid + CLAIMING;
+    }
+
     /**
-     * Removes the rank directories under this user's directory in LOCAL_ROOT whose owner is gone (its lock is free),
-     * and then their job directories when empty; returns how many rank directories it removed. Directories without an
-     * owner file (being created, or not a rank's) are left alone.
+     * Removes the rank directories under this user's directory in LOCAL_ROOT whose owner is gone (its lock is free,
+     * or it was killed while claiming: its claiming file's process is gone), and then their job directories when
+     * empty; returns how many rank directories it removed. Directories without an owner file (being created, or not a
+     * rank's) are left alone.
      */
     static int sweep(Path localRoot) {
         int removed = 0;
@@ -174,7 +181,7 @@ public final class RankDirectory implements AutoCloseable {
         int removed = 0;
         try (DirectoryStream<Path> ranks = Files.newDirectoryStream(job, "rank-*")) {
             for (Path rank : ranks) {
-                if (ownerIsGone(rank.resolve(OWNER))) {
+                if (ownerIsGone(rank.resolve(OWNER)) || claimerIsGone(rank)) {
                     deleteTree(rank);
                     removed++;
                     LOG.info("Removed {}: its rank is gone", rank);
@@ -186,6 +193,30 @@ public final class RankDirectory implements AutoCloseable {
             LOG.debug("Sweeping {}", job, e);
         }
         return removed;
+    }
+
+    /**
+     * Whether the directory has no owner file but the claiming file of a process that is gone: the rank was killed
+     * between creating its directory and renaming its locked claiming file (the sweep runs on the rank's own host,
+     * whose process ids these are).
+     */
+    private static boolean claimerIsGone(Path rank) throws IOException {
+        if (Files.exists(rank.resolve(OWNER), LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (DirectoryStream<Path> claiming = Files.newDirectoryStream(rank, OWNER + "-*" + CLAIMING)) {
+            for (Path file : claiming) {
+                String name = file.getFileName().toString();
+                String pid = name.substring(OWNER.length() + 1, name.length() - CLAIMING.length());
+                if (!pid.matches("[0-9]{1,18}")) {
+                    continue;
+                }
+                if (ProcessHandle.of(Long.parseLong(pid)).filter(ProcessHandle::isAlive).isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean ownerIsGone(Path ownerFile) {

@@ -60,6 +60,25 @@ class RankDirectoryTest {
                 "the job's directory goes with its last rank");
     }
 
+    /**
+     * A rank killed while claiming (its directory made, its owner file not yet renamed into place) leaves its claiming
+     * file, named with its process id: the sweep removes the directory once that process is gone, not before.
+     */
+    @Test
+    void aRankKilledWhileClaimingLeavesNothingBehind() throws Exception {
+        Process killed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-version").start();
+        killed.waitFor();
+        Path orphan = Files.createDirectories(RankDirectory.userRoot(root).resolve("datampi-job_6/rank-0"));
+        Files.createFile(orphan.resolve(RankDirectory.claimingName(killed.pid())));
+        Path claiming = Files.createDirectories(RankDirectory.userRoot(root).resolve("datampi-job_7/rank-0"));
+        Files.createFile(claiming.resolve(RankDirectory.claimingName(ProcessHandle.current().pid())));
+
+        assertEquals(1, RankDirectory.sweep(root));
+        assertFalse(Files.exists(orphan.getParent()), "the killed rank's directory and its job's are gone");
+        assertTrue(Files.exists(claiming), "a rank still claiming keeps its directory");
+    }
+
     @Test
     void aDirectoryWithoutAnOwnerIsLeftAlone() throws IOException {
         Path other = Files.createDirectories(RankDirectory.userRoot(root).resolve("datampi-job_3/rank-0"));

@@ -157,7 +157,7 @@ class ClusterFailureIT {
         // The killed ranks' spills and job files included: mpidrun sweeps every host after a failed job.
         for (String host : List.of("dmp1", "dmp2", "dmp3")) {
             assertTrue(noRankDirectoriesWithin(host, 30), "no rank's local directory is left on " + host + ": "
-                    + rankDirectoriesOn(host));
+                    + rankDirectoriesOn(host) + "\n" + sweepsSeenFrom(host));
         }
         Result target = cluster.hive("target-after-" + fault.replace(' ', '-'), "SELECT * FROM target;");
         assertEquals(List.of("before\t0"), target.output().lines().filter(line -> line.contains("\t")).toList(),
@@ -227,6 +227,13 @@ class ClusterFailureIT {
     private String processesOn(String host, String pattern) throws Exception {
         return cluster.run("processes-" + host, "bash", "-c", "for p in $(ip netns pids " + host + "); do "
                 + "grep -qaE '" + pattern + "' /proc/$p/cmdline 2>/dev/null && echo $p; done; true").output().strip();
+    }
+
+    /** What was left in the ranks' directories on a host, and what mpidrun's sweeps (on dmp1, Hive's host) said. */
+    private String sweepsSeenFrom(String host) throws Exception {
+        return cluster.exec("left-" + host, host, "bash", "-c", "ls -la /tmp/datampi-*/datampi-*/rank-* 2>&1; true")
+                .output() + cluster.exec("sweeps", "dmp1", "bash", "-c", "tail -n 20 logs/*/sweep.log 2>&1; true")
+                .output();
     }
 
     private String ranksOn(String host) throws Exception {

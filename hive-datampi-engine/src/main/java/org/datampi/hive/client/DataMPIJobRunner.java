@@ -89,10 +89,9 @@ public final class DataMPIJobRunner implements ClientProtocol {
                 submitDir.getFileSystem(job), job, submitDir);
         JobPlan plan = JobPlan.of(job, splits.length, job.getNumReduceTasks(), job.getBoolean(REDUCERS_FIXED, true),
                 job.getBoolean(LAST_STAGE, false));
-        // Hive's thread, which then polls the job: the session's console says a retry where Hive's own lines go.
-        LogHelper console = SessionState.getConsole();
-        StageAttempts attempts = new StageAttempts(console, job, job.get(STAGE_ID, jobId.toString()));
-        RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, console, attempts);
+        // Hive's thread, which then polls the job: the session's console, where Hive's own lines go.
+        RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, SessionState.getConsole(),
+                job.get(STAGE_ID, jobId.toString()));
         JOBS.put(jobId.toString(), running);
         return running.status();
     }

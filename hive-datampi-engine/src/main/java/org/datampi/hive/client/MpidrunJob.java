@@ -2,6 +2,7 @@ package org.datampi.hive.client;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -148,6 +149,11 @@ final class MpidrunJob {
     /** Which ranks ran on which host. */
     Optional<String> rankHosts() {
         return pool.rankHosts();
+    }
+
+    /** What the console says of the job once it ended, with NOTES from its counters. */
+    DataMPIJobRunner.JobOutcome outcome(List<String> notes) {
+        return new DataMPIJobRunner.JobOutcome(logDir(), rankHosts(), failure(), rankLost(), timeline(), notes);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
-import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
 import org.datampi.hive.conf.JobPlan;
 import org.datampi.status.JobProgress;
@@ -30,16 +29,16 @@ public final class RanksJob {
     }
 
     /**
-     * Starts PROGRAM (a class with the static setUpJob and main that the ranks call) in the plan's O and A tasks; its
-     * arguments are ARGUMENTS followed by the job's id. While every group of ranks is busy it waits, saying so on
-     * CONSOLE, unless STOPPED holds (a cancelled stage).
+     * Starts PROGRAM (a class of the ranks' programs, org.datampi.mpid.RankProgram) in the plan's O and A tasks; its
+     * arguments are ARGUMENTS followed by the job's id. While every group of ranks is busy it waits, saying so with
+     * SAY (Hive's console), unless STOPPED holds (a cancelled stage).
      */
     public static RanksJob start(JobConf job, JobPlan plan, String program, List<String> arguments,
-            LogHelper console, BooleanSupplier stopped) {
+            Consumer<String> say, BooleanSupplier stopped) {
         String id = DataMPIJobRunner.newJobId().toString();
         List<String> withId = new ArrayList<>(arguments);
         withId.add(id);
-        return new RanksJob(id, StageLaunch.start(job, plan, id, program, withId, console, stopped));
+        return new RanksJob(id, StageLaunch.start(job, plan, id, program, withId, say, stopped));
     }
 
     public String id() {
@@ -75,7 +74,6 @@ public final class RanksJob {
 
     /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */
     public DataMPIJobRunner.JobOutcome outcome() {
-        return new DataMPIJobRunner.JobOutcome(process.logDir(), process.rankHosts(), process.failure(),
-                process.rankLost(), process.timeline(), List.of());
+        return process.outcome(List.of());
     }
 }

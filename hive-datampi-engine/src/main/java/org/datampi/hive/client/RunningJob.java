@@ -24,10 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A submitted job: its plan, the mpidrun job of its current attempt and, once it ended, its merged counters. For
- * Hive the job ends only after {@link #finish} has kept the ranks' counters. An attempt that lost a rank is run
- * again ({@link StageAttempts}) when Hive next asks for the job's status, on Hive's thread: Hive sees one job,
- * as it sees one MapReduce job whatever task attempts YARN ran.
+ * A submitted job as Hadoop's JobClient sees it: its plan, its attempts ({@link JobAttempts}, which run a stage that
+ * lost a rank again on a thread of their own) and, once it ended, its merged counters. For Hive the job ends only
+ * after {@link #finish} has kept the ranks' counters. Hive's status poll only reads, and prints the lines an attempt
+ * said meanwhile ({@link ConsoleRelay}): Hive sees one job, as it sees one MapReduce job whatever task attempts YARN
+ * ran.
  */
 final class RunningJob {
     private static final Logger LOG = LoggerFactory.getLogger(RunningJob.class);
@@ -35,59 +36,48 @@ final class RunningJob {
     private final JobConf job;
     private final String submitDir;
     private final JobPlan plan;
-    private final LogHelper console;
-    private final StageAttempts attempts;
-    private volatile MpidrunJob process;
-    private volatile CompletableFuture<MpidrunJob.State> end;
-    private volatile boolean killed;
+    /** Hive's own plan objects of the stage, whose operators a failed attempt's discard closes. */
+    private final List<BaseWork> works;
+    private final ConsoleRelay console;
+    private final JobAttempts attempts;
+    private final CompletableFuture<MpidrunJob.State> end;
     private volatile org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
 
-    RunningJob(JobID id, JobConf job, String submitDir, JobPlan plan, LogHelper console, StageAttempts attempts) {
+    /** On Hive's thread: starts the job's first attempt, saying what it must on CONSOLE. */
+    RunningJob(JobID id, JobConf job, String submitDir, JobPlan plan, LogHelper console, String stage) {
         this.id = id;
         this.job = job;
         this.submitDir = submitDir;
         this.plan = plan;
-        this.console = console;
-        this.attempts = attempts;
-        launchAttempt();
+        this.works = stageWorks(job);
+        this.console = new ConsoleRelay(console::printInfo);
+        // Hive kills a job only once submitted: a Ctrl-C meanwhile reaches the wait through Hive's callbacks.
+        this.attempts = JobAttempts.start(id.toString(), new StageAttempts(this.console, job, stage),
+                (attemptId, stopped) -> StageLaunch.start(job, plan, attemptId,
+                        DataMPIHiveApplication.class.getName(), List.of(submitDir, id.toString()), this.console,
+                        stopped),
+                this::discardAttempt);
+        this.end = attempts.end().thenApply(this::finish);
     }
 
     /**
-     * Gives the current attempt to the ranks: its own job id for mpidrun after the first (job_..._2), so that
-     * its ranks' directories are never the lost attempt's, which may still be swept on other hosts.
+     * The stage's map and reduce work as Hive's thread holds them (Hive's plan cache is per thread in HiveServer2,
+     * and a copy read on another thread would stay in its JVM-wide cache).
      */
-    private void launchAttempt() {
-        String attemptId = attempts.current() == 1 ? id.toString() : id + "_" + attempts.current();
-        // Hive kills a job only once submitted: a Ctrl-C meanwhile reaches the wait through Hive's callbacks.
-        MpidrunJob started = StageLaunch.start(job, plan, attemptId, DataMPIHiveApplication.class.getName(),
-                List.of(submitDir, id.toString()), console, () -> killed);
-        process = started;
-        end = started.exit().thenApply(this::finish);
+    private static List<BaseWork> stageWorks(JobConf job) {
+        List<BaseWork> works = new ArrayList<>(List.of(Utilities.getMapWork(job)));
+        Optional.ofNullable(Utilities.getReduceWork(job)).ifPresent(works::add);
+        return List.copyOf(works);
     }
 
-    /** Runs the stage again if its attempt failed because a rank was lost and a retry is left. */
-    private synchronized void retryIfRankLost() {
-        if (killed || end.isCompletedExceptionally()
-                || end.getNow(MpidrunJob.State.RUNNING) != MpidrunJob.State.FAILED
-                || !attempts.retryAfter(process.id(), outcome(), false)) {
-            return;
-        }
-        try {
-            List<BaseWork> works = new ArrayList<>(List.of(Utilities.getMapWork(job)));
-            Optional.ofNullable(Utilities.getReduceWork(job)).ifPresent(works::add);
-            StageAttempts.discardOutputs(job, works);
-            TaskCounters.clear(job, new Path(submitDir));
-        } catch (IOException | HiveException | RuntimeException e) {
-            // The lost attempt stands as the job's failure: a retry over its files could double rows.
-            LOG.warn("Cannot remove what the lost attempt of {} wrote; not running it again", id, e);
-            return;
-        }
-        launchAttempt();
+    /** Removes what a lost attempt's tasks wrote and the counters its ranks left (on the attempts' thread). */
+    private void discardAttempt() throws IOException, HiveException {
+        StageAttempts.discardOutputs(job, works);
+        TaskCounters.clear(job, new Path(submitDir));
     }
 
     void kill() {
-        killed = true;
-        process.kill();
+        attempts.kill();
     }
 
     /** Merges the counters the ranks wrote into the submit directory. */
@@ -116,23 +106,26 @@ final class RunningJob {
         }
     }
 
-    /** What the console says after the job's last attempt. */
+    /** What the console says after the job's last attempt (on Hive's thread: the lines it said come first). */
     DataMPIJobRunner.JobOutcome outcome() {
-        return new DataMPIJobRunner.JobOutcome(process.logDir(), process.rankHosts(), failure(), process.rankLost(),
-                process.timeline(), StageCounters.describe(counters));
+        console.flush();
+        DataMPIJobRunner.JobOutcome last = attempts.current().outcome(StageCounters.describe(counters));
+        return new DataMPIJobRunner.JobOutcome(last.logDir(), last.rankHosts(), failure(), last.rankLost(),
+                last.timeline(), last.notes());
     }
 
-    Optional<String> failure() {
+    /** The job's first error: its last attempt's, or why its counters or a retry could not be had. */
+    private Optional<String> failure() {
         try {
             end.getNow(null);
-            return process.failure();
+            return attempts.current().failure();
         } catch (CompletionException e) {
             return Optional.of(e.getCause().getMessage());
         }
     }
 
     JobStatus status() {
-        retryIfRankLost();
+        console.flush();
         int state = switch (end.isCompletedExceptionally() ? MpidrunJob.State.FAILED
                 : end.getNow(MpidrunJob.State.RUNNING)) {
             case RUNNING -> org.apache.hadoop.mapred.JobStatus.RUNNING;
@@ -141,7 +134,7 @@ final class RunningJob {
             case KILLED -> org.apache.hadoop.mapred.JobStatus.KILLED;
         };
         org.apache.hadoop.mapred.JobStatus status = new org.apache.hadoop.mapred.JobStatus(
-                org.apache.hadoop.mapred.JobID.downgrade(id), process.mapProgress(), process.reduceProgress(),
+                org.apache.hadoop.mapred.JobID.downgrade(id), mapProgress(), reduceProgress(),
                 1.0f, state, job.getUser(), job.getJobName(), submitDir + "/job.xml", "");
         failure().ifPresent(status::setFailureInfo);
         return status;
@@ -158,11 +151,11 @@ final class RunningJob {
 
     /** The share of O tasks done by the current attempt. */
     float mapProgress() {
-        return process.mapProgress();
+        return attempts.current().mapProgress();
     }
 
     /** The share of A tasks done by the current attempt. */
     float reduceProgress() {
-        return process.reduceProgress();
+        return attempts.current().reduceProgress();
     }
 }

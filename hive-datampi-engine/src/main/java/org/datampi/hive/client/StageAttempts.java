@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.function.Consumer;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.ql.exec.Operator;
@@ -13,7 +14,6 @@ import org.apache.hadoop.hive.ql.plan.BaseWork;
 import org.apache.hadoop.hive.ql.plan.MapWork;
 import org.apache.hadoop.hive.ql.plan.MergeJoinWork;
 import org.apache.hadoop.hive.ql.plan.ReduceWork;
-import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.datampi.hive.client.DataMPIJobRunner.JobOutcome;
 import org.datampi.hive.conf.DataMPISettings;
 
@@ -25,17 +25,21 @@ import org.datampi.hive.conf.DataMPISettings;
  * it starts, what the failed attempt's tasks wrote is removed ({@link #discardOutputs}), so that nothing of it reaches
  * the output. The console says each retry, with its cause.
  *
- * <p>Used by the stage's thread only (Hive's, which polls the job).
+ * <p>Not thread-safe: used by one thread at a time (the DAG shape's task on Hive's thread; for the MapReduce shape, the
+ * thread that ended an attempt, see {@link JobAttempts}).
  */
 public final class StageAttempts {
-    private final LogHelper console;
+    private final Consumer<String> say;
     private final String stage;
     private final int allowed;
     private int attempt = 1;
 
-    /** @param stage what the console calls the stage (Hive's Stage-1) */
-    public StageAttempts(LogHelper console, Configuration conf, String stage) {
-        this.console = requireNonNull(console, "console is null");
+    /**
+     * @param say prints a line on Hive's console
+     * @param stage what the console calls the stage (Hive's Stage-1)
+     */
+    public StageAttempts(Consumer<String> say, Configuration conf, String stage) {
+        this.say = requireNonNull(say, "say is null");
         this.stage = requireNonNull(stage, "stage is null");
         this.allowed = 1 + DataMPISettings.stageRetries(conf);
     }
@@ -50,10 +54,10 @@ public final class StageAttempts {
         }
         String cause = outcome.failure().map(failure -> failure.lines().findFirst().orElse(failure))
                 .orElse("no cause reported");
-        console.printInfo("datampi: " + stage + " " + jobId + " (attempt " + attempt + " of " + allowed
+        say.accept("datampi: " + stage + " " + jobId + " (attempt " + attempt + " of " + allowed
                 + ") lost a rank: " + cause);
         attempt++;
-        console.printInfo("datampi: " + stage + " runs again on a fresh group of ranks (attempt " + attempt + " of "
+        say.accept("datampi: " + stage + " runs again on a fresh group of ranks (attempt " + attempt + " of "
                 + allowed + ", " + DataMPISettings.STAGE_RETRIES + "=" + (allowed - 1) + ")");
         return true;
     }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
-import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.apache.hadoop.mapred.JobConf;
 import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.conf.JobPlan;
@@ -23,13 +23,13 @@ final class StageLaunch {
     }
 
     /**
-     * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class with the
-     * static setUpJob and main that CommonProcess calls) with its ARGUMENTS, in O and A tasks by the plan, under the
-     * job's start and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), the job
-     * waits, saying so on CONSOLE, until STOPPED holds or the stage's deadline passes.
+     * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class of the ranks'
+     * programs, org.datampi.mpid.RankProgram) with its ARGUMENTS, in O and A tasks by the plan, under the job's start
+     * and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), the job waits,
+     * saying so with SAY (Hive's console), until STOPPED holds or the stage's deadline passes.
      */
     static MpidrunJob start(JobConf job, JobPlan plan, String jobId, String program, List<String> arguments,
-            LogHelper console, BooleanSupplier stopped) {
+            Consumer<String> say, BooleanSupplier stopped) {
         List<String> jobArguments = new ArrayList<>(List.of("--job-id", jobId, "-O", Integer.toString(plan.oTasks()),
                 "-A", Integer.toString(plan.aTasks()), program));
         jobArguments.addAll(arguments);
@@ -37,7 +37,7 @@ final class StageLaunch {
         long stageTimeout = DataMPISettings.stageTimeoutSeconds(job);
         int groups = DataMPISettings.groupsMax(job);
         MpidrunJob process = RankPools.submit(groupLaunch(job, plan), reuseRanks(job), groups, jobId, jobArguments,
-                () -> console.printInfo("datampi: job " + jobId + " waits for a free group of ranks: "
+                () -> say.accept("datampi: job " + jobId + " waits for a free group of ranks: "
                         + RankPools.allBusy(groups)),
                 stopped, stageTimeout);
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout

@@ -101,13 +101,13 @@ public final class DataMPIDagTask extends TezTask {
                 dag.write(out);
             }
             JobPlan plan = JobPlan.of(jobConf, ranks, dag.handedOutTasks(), dag.placedTasks(), true, true);
-            StageAttempts attempts = new StageAttempts(console, conf, getId());
+            StageAttempts attempts = new StageAttempts(console::printInfo, conf, getId());
             while (true) {
                 if (cancelled) {
                     throw new HiveException("datampi: " + getId() + " was cancelled before it started");
                 }
                 RanksJob job = RanksJob.start(jobConf, plan, DataMPIDagApplication.class.getName(),
-                        List.of(fs.makeQualified(dagFile).toString()), console, () -> cancelled);
+                        List.of(fs.makeQualified(dagFile).toString()), console::printInfo, () -> cancelled);
                 running = job;
                 if (cancelled) {
                     job.stopIfRunning();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,9 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rank pool's side of its group's idle limit, and which failures of its job are a lost rank, with a shell that
- * stands in for mpidrun (it reads its jobs and ends as told) while the test speaks for the ranks on the group's
- * status channel, from the address and token the pool gave the stand-in.
+ * The rank pool's side of its group's idle limit, and which failures of its job are a lost rank, with groups stood in
+ * for by a shell ({@link StandInGroups}).
  */
 class RankPoolTest {
     @TempDir
@@ -49,7 +47,7 @@ class RankPoolTest {
             clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(700));
             assertTrue(pool.trySubmit("job_1", List.of("--job-id", "job_1")).isPresent());
             rankZero.send(new RankStatus.JobDone("job_1"));
-            awaitTrue(pool::isIdle);
+            StandInGroups.awaitTrue(pool::isIdle);
             clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(700));
             assertTrue(pool.isIdle(), "1.4 s after the start but 0.7 s after the job's end the pool takes jobs");
             clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(300));
@@ -75,7 +73,7 @@ class RankPoolTest {
             MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
             rankZero.send(new JobProgress(2, 4, 0, 2, List.of()));
             rankZero.send(new RankStatus.JobDone("job_0"));
-            awaitTrue(() -> job.mapProgress() == 0.5f);
+            StandInGroups.awaitTrue(() -> job.mapProgress() == 0.5f);
             assertEquals(Optional.of("0-1 on dmp1; 2 on dmp2"), job.rankHosts());
             assertEquals(Optional.of("/logs/job_9"), job.logDir());
             assertFalse(job.exit().isDone(), "another job's end is not this one's");
@@ -146,34 +144,16 @@ class RankPoolTest {
         }
     }
 
-    /** A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT. */
     private RankPool start(String script, int idleSeconds) throws Exception {
-        Path variables = dir.resolve("status");
-        Files.deleteIfExists(variables);
         Files.deleteIfExists(dir.resolve("go"));
-        return RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
-                + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
-                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds, clock::get);
+        return groups().start(script, idleSeconds);
     }
 
-    /** The ranks' end of the status channel of the pool started last. */
     private StatusSender ranks() throws Exception {
-        Path variables = dir.resolve("status");
-        awaitTrue(() -> Files.exists(variables));
-        List<String> lines = Files.readAllLines(variables);
-        return StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, lines.get(0),
-                StatusSender.TOKEN_VARIABLE, lines.get(1)));
+        return groups().ranks();
     }
 
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitTrue(Condition condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.holds()) {
-            assertTrue(System.nanoTime() < deadline, "not within 10 s");
-            Thread.sleep(10);
-        }
+    private StandInGroups groups() {
+        return new StandInGroups(dir, clock::get);
     }
 }

@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hive.ql.session.SessionState.LogHelper;
 import org.datampi.hive.client.DataMPIJobRunner.JobOutcome;
 import org.datampi.hive.conf.DataMPISettings;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 class StageAttemptsTest {
     private static final StageTimeline TIMELINE = new StageTimeline(0, 0, 0, 0, 0);
@@ -68,16 +67,12 @@ class StageAttemptsTest {
     }
 
     /** Hive's console, keeping what the stage says. */
-    private static final class Console extends LogHelper {
+    private static final class Console implements Consumer<String> {
         private final List<String> lines = new ArrayList<>();
 
-        Console() {
-            super(LoggerFactory.getLogger(StageAttemptsTest.class));
-        }
-
         @Override
-        public void printInfo(String info) {
-            lines.add(info);
+        public void accept(String line) {
+            lines.add(line);
         }
     }
 }

@@ -1,0 +1,60 @@
+package org.datampi.hive.client;
+
+import static java.util.Objects.requireNonNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.datampi.status.StatusSender;
+
+/**
+ * Groups of ranks stood in for by a shell that reads its jobs and ends as told, while the test speaks for the ranks on
+ * the group's status channel, from the address and token the pool gave the stand-in: a {@link RankPool}'s side, with
+ * no MPI.
+ */
+final class StandInGroups {
+    private final Path dir;
+    private final LongSupplier nanoClock;
+
+    /** Groups whose files are in DIR, their idle time told by NANO_CLOCK. */
+    StandInGroups(Path dir, LongSupplier nanoClock) {
+        this.dir = requireNonNull(dir, "dir is null");
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+    }
+
+    /** A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT. */
+    RankPool start(String script, int idleSeconds) throws Exception {
+        Path variables = dir.resolve("status");
+        Files.deleteIfExists(variables);
+        return RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
+                + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
+                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds, nanoClock);
+    }
+
+    /** The ranks' end of the status channel of the pool started last. */
+    StatusSender ranks() throws Exception {
+        Path variables = dir.resolve("status");
+        awaitTrue(() -> Files.exists(variables));
+        List<String> lines = Files.readAllLines(variables);
+        return StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, lines.get(0),
+                StatusSender.TOKEN_VARIABLE, lines.get(1)));
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Waits, polling every 10 ms, for CONDITION to hold; fails the test after 10 s. */
+    static void awaitTrue(Condition condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.holds()) {
+            assertTrue(System.nanoTime() < deadline, "not within 10 s");
+            Thread.sleep(10);
+        }
+    }
+}
