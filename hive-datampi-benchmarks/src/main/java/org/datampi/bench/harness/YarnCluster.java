@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.NodeReport;
-import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
@@ -157,14 +156,8 @@ public final class YarnCluster implements AutoCloseable {
     private void awaitNode(long nodeMemoryMb) throws IOException, InterruptedException {
         Configuration conf = new YarnConfiguration();
         clientSettings.forEach(conf::set);
-        // Ask once and come back here, rather than the client's default of retrying for 15 minutes, so that a daemon
-        // that died is noticed.
-        conf.set(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, "1000");
-        conf.set(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "250");
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        try (YarnClient yarn = YarnClient.createYarnClient()) {
-            yarn.init(conf);
-            yarn.start();
+        try (YarnClient yarn = HadoopReadiness.yarnClient(conf)) {
             while (true) {
                 for (Process daemon : daemons) {
                     if (!daemon.isAlive()) {
@@ -172,13 +165,9 @@ public final class YarnCluster implements AutoCloseable {
                                 + " while starting; see the logs in " + dir.resolve("logs"));
                     }
                 }
-                try {
-                    List<NodeReport> nodes = yarn.getNodeReports(NodeState.RUNNING);
-                    if (!nodes.isEmpty() && nodes.get(0).getCapability().getMemorySize() == nodeMemoryMb) {
-                        return;
-                    }
-                } catch (org.apache.hadoop.yarn.exceptions.YarnException | IOException e) {
-                    // The ResourceManager is not listening yet.
+                List<NodeReport> nodes = HadoopReadiness.runningNodeManagers(yarn);
+                if (!nodes.isEmpty() && nodes.get(0).getCapability().getMemorySize() == nodeMemoryMb) {
+                    return;
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("The YARN NodeManager did not register with the "

@@ -52,6 +52,13 @@ import org.slf4j.LoggerFactory;
  * this runner decides the O and A task counts ({@link JobPlan}), launches {@link DataMPIHiveApplication} on the ranks
  * over that directory, and reports progress, counters and the first error back to Hive. It is the thin adapter of
  * Hadoop's ClientProtocol: the launch is {@link StageLaunch}'s, the running job and its attempts {@link RunningJob}'s.
+ *
+ * <p>Hadoop makes a runner per JobClient through {@link DataMPIClientProtocolProvider}, and hands it nothing but the
+ * job's configuration: so DataMPITask's facts about the stage (its id, whether it is the last, whether its reducers
+ * are fixed) come in the job's configuration, as Hive's own settings do, and the jobs of the JVM are one map that
+ * every runner sees, as LocalJobRunner keeps its jobs; the task takes its job's outcome back by id ({@link #release})
+ * once Hive's ExecDriver is done with it. The ClientProtocol methods below the job's are what a single-user runner
+ * answers (LocalJobRunner's answers, mostly): Hadoop has no base class to inherit them from.
  */
 public final class DataMPIJobRunner implements ClientProtocol {
     public static final String FRAMEWORK_NAME = "datampi";

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 
 import org.apache.hadoop.conf.Configuration;
+import org.datampi.runtime.Hostfile;
 
 /**
  * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
