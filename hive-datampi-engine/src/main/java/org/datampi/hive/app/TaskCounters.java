@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskCounters implements Reporter {
     private static final Logger LOG = LoggerFactory.getLogger(TaskCounters.class);
+    /** Whether this JVM's log has named Hadoop's counter cap yet: the cap is JVM-wide, so is saying it once. */
     private static final AtomicBoolean CAP_NAMED = new AtomicBoolean();
     private static final String DIRECTORY = "datampi-counters";
     /**

@@ -70,8 +70,12 @@ public final class DataMPIJobRunner implements ClientProtocol {
     public static final String STAGE_ID = "datampi.stage.id";
 
     private static final Logger LOG = LoggerFactory.getLogger(DataMPIJobRunner.class);
+    /** Job numbers of this JVM's runner: every runner Hadoop makes shares them (see the class doc). */
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    /** By the id's text: Hadoop asks with both the old (mapred) and the new JobID class, which are never equal. */
+    /**
+     * The JVM's submitted jobs, which every runner Hadoop makes sees; by the id's text: Hadoop asks with both the old
+     * (mapred) and the new JobID class, which are never equal.
+     */
     private static final Map<String, RunningJob> JOBS = new ConcurrentHashMap<>();
 
     /** One per JVM, so that job ids and staging directories of every stage of a session share it. */
@@ -97,7 +101,7 @@ public final class DataMPIJobRunner implements ClientProtocol {
         JobPlan plan = JobPlan.of(job, splits.length, job.getNumReduceTasks(), job.getBoolean(REDUCERS_FIXED, true),
                 job.getBoolean(LAST_STAGE, false));
         // Hive's thread, which then polls the job: the session's console, where Hive's own lines go.
-        RunningJob running = new RunningJob(jobId, job, jobSubmitDir, plan, SessionState.getConsole(),
+        RunningJob running = RunningJob.submit(jobId, job, jobSubmitDir, plan, SessionState.getConsole(),
                 job.get(STAGE_ID, jobId.toString()));
         JOBS.put(jobId.toString(), running);
         return running.status();

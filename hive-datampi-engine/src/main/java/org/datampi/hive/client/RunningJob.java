@@ -1,5 +1,7 @@
 package org.datampi.hive.client;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -43,19 +45,31 @@ final class RunningJob {
     private final CompletableFuture<MpidrunJob.State> end;
     private volatile org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
 
-    /** On Hive's thread: starts the job's first attempt, saying what it must on CONSOLE. */
-    RunningJob(JobID id, JobConf job, String submitDir, JobPlan plan, LogHelper console, String stage) {
-        this.id = id;
-        this.job = job;
-        this.submitDir = submitDir;
-        this.plan = plan;
-        this.works = stageWorks(job);
-        this.console = new ConsoleRelay(console::printInfo);
-        // Hive kills a job only once submitted: a Ctrl-C meanwhile reaches the wait through Hive's callbacks.
-        this.attempts = JobAttempts.start(id.toString(), new StageAttempts(this.console, job, stage),
+    /**
+     * On Hive's thread: the job as submitted to the ranks, its first attempt started, what it says (a wait for a group,
+     * a retry) going to Hive's CONSOLE; STAGE is what the console calls it (Stage-1).
+     */
+    static RunningJob submit(JobID id, JobConf job, String submitDir, JobPlan plan, LogHelper console, String stage) {
+        ConsoleRelay relay = new ConsoleRelay(console::printInfo);
+        return new RunningJob(id, job, submitDir, plan, stage, relay, stageWorks(job),
                 (attemptId, stopped) -> StageLaunch.start(job, plan, attemptId,
-                        DataMPIHiveApplication.class.getName(), List.of(submitDir, id.toString()), this.console,
-                        stopped),
+                        DataMPIHiveApplication.class.getName(), List.of(submitDir, id.toString()), relay, stopped));
+    }
+
+    /**
+     * Starts the job's first attempt with LAUNCHER; a lost attempt's discard closes the operators of WORKS, and what
+     * the attempts say goes through CONSOLE.
+     */
+    RunningJob(JobID id, JobConf job, String submitDir, JobPlan plan, String stage, ConsoleRelay console,
+            List<BaseWork> works, JobAttempts.Launcher launcher) {
+        this.id = requireNonNull(id, "id is null");
+        this.job = requireNonNull(job, "job is null");
+        this.submitDir = requireNonNull(submitDir, "submitDir is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        this.works = List.copyOf(works);
+        this.console = requireNonNull(console, "console is null");
+        // Hive kills a job only once submitted: a Ctrl-C meanwhile reaches the wait through Hive's callbacks.
+        this.attempts = JobAttempts.start(id.toString(), new StageAttempts(console, job, stage), launcher,
                 this::discardAttempt);
         this.end = attempts.end().thenApply(this::finish);
     }

@@ -14,6 +14,7 @@ import org.apache.hadoop.hive.ql.session.SessionState;
  * closed are forgotten with their SessionState (weakly held); their JVM's end still ends the ranks.
  */
 public final class SessionRanks {
+    /** The sessions of this JVM that used its ranks, JVM-wide as the warm ranks they share ({@link RankPools}). */
     private static final Set<SessionState> OPEN = Collections.newSetFromMap(new WeakHashMap<>());
 
     private SessionRanks() {

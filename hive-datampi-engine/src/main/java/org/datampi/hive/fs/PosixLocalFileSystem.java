@@ -33,6 +33,10 @@ public final class PosixLocalFileSystem extends LocalFileSystem {
 
     /** Hadoop's raw local file system with its statuses' owners and permissions from Java's POSIX attributes. */
     static final class Raw extends RawLocalFileSystem {
+        /**
+         * User and group names by id, as the system has them: JVM-wide since Hadoop makes a file system per URI and
+         * user, and a name never changes for the life of the JVM.
+         */
         private static final Map<Integer, String> OWNERS = new ConcurrentHashMap<>();
         private static final Map<Integer, String> GROUPS = new ConcurrentHashMap<>();
 
