@@ -75,39 +75,20 @@ public final class YarnCluster implements AutoCloseable {
         client.put(YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + freePort());
         client.put(YarnConfiguration.YARN_APPLICATION_CLASSPATH, conf + File.pathSeparator + containerClasspath);
 
-        Map<String, String> site = new LinkedHashMap<>(client);
-        site.put(YarnConfiguration.RM_HOSTNAME, "127.0.0.1");
-        site.put(YarnConfiguration.NM_ADDRESS, "127.0.0.1:" + freePort());
-        site.put(YarnConfiguration.NM_LOCALIZER_ADDRESS, "127.0.0.1:" + freePort());
-        site.put(YarnConfiguration.NM_WEBAPP_ADDRESS, "127.0.0.1:" + freePort());
-        site.put(YarnConfiguration.NM_PMEM_MB, Long.toString(nodeMemoryMb));
-        site.put(YarnConfiguration.NM_VCORES, Integer.toString(taskContainers + 1));
-        site.put(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, "128");
-        site.put(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, Long.toString(nodeMemoryMb));
-        // A container's heap is its whole size (as a datampi rank's heap is its -Xmx): no kill for the JVM's overhead.
-        site.put(YarnConfiguration.NM_PMEM_CHECK_ENABLED, "false");
-        site.put(YarnConfiguration.NM_VMEM_CHECK_ENABLED, "false");
-        site.put(YarnConfiguration.NM_LOCAL_DIRS, Files.createDirectories(root.resolve("nm-local")).toString());
-        site.put(YarnConfiguration.NM_LOG_DIRS, Files.createDirectories(root.resolve("nm-logs")).toString());
-        site.put(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, "99.9");
-        site.put(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, "0");
-        site.put(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, "250");
-        site.put(YarnConfiguration.NM_RECOVERY_ENABLED, "false");
-        site.put(YarnConfiguration.TIMELINE_SERVICE_ENABLED, "false");
-        // The NodeManager serves task outputs through MapReduce's ShuffleHandler, as on a Hadoop cluster: Tez fetches
-        // ordered outputs through the aux service "mapreduce_shuffle" (tez.am.shuffle.auxiliary-service.id).
-        site.put(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle");
-        site.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
-        site.put("mapreduce.shuffle.port", Integer.toString(freePort()));
-        site.put("hadoop.tmp.dir", root.resolve("hadoop-tmp").toString());
-        writeConfiguration(conf.resolve("yarn-site.xml"), site);
-        writeConfiguration(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", "file:///"));
-        writeConfiguration(conf.resolve("capacity-scheduler.xml"), Map.of(
-                "yarn.scheduler.capacity.root.queues", "default",
-                "yarn.scheduler.capacity.root.default.capacity", "100",
-                "yarn.scheduler.capacity.root.default.maximum-capacity", "100",
-                // The default (0.1) would leave no room for the session's AM on a node this small.
-                "yarn.scheduler.capacity.maximum-am-resource-percent", "0.5"));
+        Map<String, String> addresses = new LinkedHashMap<>(client);
+        addresses.put(YarnConfiguration.RM_HOSTNAME, "127.0.0.1");
+        addresses.put(YarnConfiguration.NM_ADDRESS, "127.0.0.1:" + freePort());
+        addresses.put(YarnConfiguration.NM_LOCALIZER_ADDRESS, "127.0.0.1:" + freePort());
+        addresses.put(YarnConfiguration.NM_WEBAPP_ADDRESS, "127.0.0.1:" + freePort());
+        addresses.put("mapreduce.shuffle.port", Integer.toString(freePort()));
+        addresses.put("hadoop.tmp.dir", root.resolve("hadoop-tmp").toString());
+        YarnSite site = new YarnSite(nodeMemoryMb, taskContainers + 1,
+                Files.createDirectories(root.resolve("nm-local")).toString(),
+                Files.createDirectories(root.resolve("nm-logs")).toString(),
+                client.get(YarnConfiguration.YARN_APPLICATION_CLASSPATH));
+        YarnSite.write(conf.resolve("yarn-site.xml"), site.yarnSite(addresses));
+        YarnSite.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", "file:///"));
+        YarnSite.write(conf.resolve("capacity-scheduler.xml"), YarnSite.capacityScheduler());
         Files.writeString(conf.resolve("log4j.properties"), String.join("\n",
                 "log4j.rootLogger=INFO,file",
                 "log4j.appender.file=org.apache.log4j.FileAppender",
@@ -204,16 +185,6 @@ public final class YarnCluster implements AutoCloseable {
             } catch (Exception e) {
                 process.destroyForcibly();
             }
-        }
-    }
-
-    private static void writeConfiguration(Path file, Map<String, String> properties) {
-        Configuration conf = new Configuration(false);
-        properties.forEach(conf::set);
-        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            conf.writeXml(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
         }
     }
 
