@@ -74,37 +74,51 @@ final class JobAttempts {
         started.exit().whenComplete((state, error) -> ended(started, state, error));
     }
 
+    /** Decides what follows an attempt's end; whatever goes wrong here ends the job, which Hive's poll waits for. */
     private void ended(MpidrunJob attempt, MpidrunJob.State state, Throwable error) {
-        if (error != null) {
-            end.completeExceptionally(error);
-        } else if (state == MpidrunJob.State.FAILED && !killed
-                && attempts.retryAfter(attempt.id(), attempt.outcome(List.of()), false)) {
-            Thread next = new Thread(this::retry, "datampi-attempts-" + jobId);
-            next.setDaemon(true);
-            next.setContextClassLoader(loader);
-            next.start();
-        } else {
-            end.complete(state);
+        try {
+            if (error != null) {
+                end.completeExceptionally(error);
+            } else if (state == MpidrunJob.State.FAILED && !killed
+                    && attempts.retryAfter(attempt.id(), attempt.outcome(List.of()), false)) {
+                Thread next = new Thread(this::retry, "datampi-attempts-" + jobId);
+                next.setDaemon(true);
+                next.setContextClassLoader(loader);
+                next.start();
+            } else {
+                end.complete(state);
+            }
+        } catch (RuntimeException e) {
+            end.completeExceptionally(e);
+        } catch (Error e) {
+            end.completeExceptionally(e);
+            throw e;
         }
     }
 
-    /** After a lost attempt: its output removed, the next launched; the lost attempt's failure stands otherwise. */
+    /**
+     * After a lost attempt: its output removed, the next launched; the lost attempt's failure stands otherwise. Whatever
+     * goes wrong ends the job, which Hive's poll waits for.
+     */
     private void retry() {
         try {
-            discard.run();
-        } catch (Exception e) {
-            LOG.warn("Cannot remove what the lost attempt of {} wrote; not running it again", jobId, e);
-            end.complete(MpidrunJob.State.FAILED);
-            return;
-        }
-        if (killed) {
-            end.complete(MpidrunJob.State.KILLED);
-            return;
-        }
-        try {
+            try {
+                discard.run();
+            } catch (Exception e) {
+                LOG.warn("Cannot remove what the lost attempt of {} wrote; not running it again", jobId, e);
+                end.complete(MpidrunJob.State.FAILED);
+                return;
+            }
+            if (killed) {
+                end.complete(MpidrunJob.State.KILLED);
+                return;
+            }
             launch();
         } catch (RuntimeException e) {
             end.completeExceptionally(e);
+        } catch (Error e) {
+            end.completeExceptionally(e);
+            throw e;
         }
     }
 

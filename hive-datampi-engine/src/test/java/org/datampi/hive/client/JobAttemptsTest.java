@@ -1,6 +1,7 @@
 package org.datampi.hive.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -95,6 +97,21 @@ class JobAttemptsTest {
         assertEquals(MpidrunJob.State.FAILED, job.end().get(30, TimeUnit.SECONDS));
         assertEquals(List.of("job_1"), launched);
         assertEquals(1, discards.get());
+    }
+
+    /** A retry that cannot start (no group within the stage's deadline) ends the job with why: Hive's poll ends. */
+    @Test
+    void aRetryThatCannotStartEndsTheJobWithWhy() throws Exception {
+        scripts = new ArrayList<>(List.of(LOSES_A_RANK));
+        JobAttempts job = JobAttempts.start("job_1", attempts(1), (attemptId, stopped) -> {
+            if (!attemptId.equals("job_1")) {
+                throw new IllegalStateException("no free group of ranks within the stage's deadline");
+            }
+            return launch(attemptId, stopped);
+        }, discards::incrementAndGet);
+
+        ExecutionException ended = assertThrows(ExecutionException.class, () -> job.end().get(30, TimeUnit.SECONDS));
+        assertEquals("no free group of ranks within the stage's deadline", ended.getCause().getMessage());
     }
 
     @Test
