@@ -49,7 +49,7 @@ final class JobAttempts {
         this.attempts = requireNonNull(attempts, "attempts is null");
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.discard = requireNonNull(discard, "discard is null");
-        // A retry reads the job's plan, whose classes may be the session's (ADD JAR).
+        // A retry's discard closes the stage's operators, whose classes may be the session's (ADD JAR).
         this.loader = Thread.currentThread().getContextClassLoader();
     }
 
@@ -74,46 +74,43 @@ final class JobAttempts {
         started.exit().whenComplete((state, error) -> ended(started, state, error));
     }
 
-    /** Decides what follows an attempt's end; whatever goes wrong here ends the job, which Hive's poll waits for. */
+    /** Decides what follows an attempt's end. */
     private void ended(MpidrunJob attempt, MpidrunJob.State state, Throwable error) {
-        try {
+        endingOnFailure(() -> {
             if (error != null) {
                 end.completeExceptionally(error);
             } else if (state == MpidrunJob.State.FAILED && !killed
                     && attempts.retryAfter(attempt.id(), attempt.outcome(List.of()), false)) {
-                Thread next = new Thread(this::retry, "datampi-attempts-" + jobId);
+                Thread next = new Thread(() -> endingOnFailure(this::retry), "datampi-attempts-" + jobId);
                 next.setDaemon(true);
                 next.setContextClassLoader(loader);
                 next.start();
             } else {
                 end.complete(state);
             }
-        } catch (RuntimeException e) {
-            end.completeExceptionally(e);
-        } catch (Error e) {
-            end.completeExceptionally(e);
-            throw e;
-        }
+        });
     }
 
-    /**
-     * After a lost attempt: its output removed, the next launched; the lost attempt's failure stands otherwise. Whatever
-     * goes wrong ends the job, which Hive's poll waits for.
-     */
+    /** After a lost attempt: its output removed, the next launched; the lost attempt's failure stands otherwise. */
     private void retry() {
         try {
-            try {
-                discard.run();
-            } catch (Exception e) {
-                LOG.warn("Cannot remove what the lost attempt of {} wrote; not running it again", jobId, e);
-                end.complete(MpidrunJob.State.FAILED);
-                return;
-            }
-            if (killed) {
-                end.complete(MpidrunJob.State.KILLED);
-                return;
-            }
-            launch();
+            discard.run();
+        } catch (Exception e) {
+            LOG.warn("Cannot remove what the lost attempt of {} wrote; not running it again", jobId, e);
+            end.complete(MpidrunJob.State.FAILED);
+            return;
+        }
+        if (killed) {
+            end.complete(MpidrunJob.State.KILLED);
+            return;
+        }
+        launch();
+    }
+
+    /** Runs STEP; whatever goes wrong in it ends the job, which Hive's poll waits for. */
+    private void endingOnFailure(Runnable step) {
+        try {
+            step.run();
         } catch (RuntimeException e) {
             end.completeExceptionally(e);
         } catch (Error e) {

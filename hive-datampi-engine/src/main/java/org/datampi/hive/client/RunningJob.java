@@ -81,7 +81,7 @@ final class RunningJob {
     private static List<BaseWork> stageWorks(JobConf job) {
         List<BaseWork> works = new ArrayList<>(List.of(Utilities.getMapWork(job)));
         Optional.ofNullable(Utilities.getReduceWork(job)).ifPresent(works::add);
-        return List.copyOf(works);
+        return works;
     }
 
     /** Removes what a lost attempt's tasks wrote and the counters its ranks left (on the attempts' thread). */
