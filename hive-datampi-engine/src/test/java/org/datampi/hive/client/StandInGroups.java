@@ -27,20 +27,24 @@ final class StandInGroups {
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
     }
 
-    /** A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT. */
+    /**
+     * A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT.
+     * Returns once the variables are written: the stand-in writes nothing more of its own, so that no file of it
+     * appears in DIR after the test (a pool's close lets its group end by itself, later).
+     */
     RankPool start(String script, int idleSeconds) throws Exception {
         Path variables = dir.resolve("status");
         Files.deleteIfExists(variables);
-        return RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
+        RankPool pool = RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
                 + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
-                + ".tmp && mv " + variables + ".tmp " + variables + "; " + script), false), idleSeconds, nanoClock);
+                + ".tmp && mv " + variables + ".tmp " + variables + " && " + script), false), idleSeconds, nanoClock);
+        awaitTrue(() -> Files.exists(variables));
+        return pool;
     }
 
     /** The ranks' end of the status channel of the pool started last. */
     StatusSender ranks() throws Exception {
-        Path variables = dir.resolve("status");
-        awaitTrue(() -> Files.exists(variables));
-        List<String> lines = Files.readAllLines(variables);
+        List<String> lines = Files.readAllLines(dir.resolve("status"));
         return StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, lines.get(0),
                 StatusSender.TOKEN_VARIABLE, lines.get(1)));
     }
