@@ -24,7 +24,9 @@ import org.datampi.status.RankStatus;
 import org.datampi.status.StatusSender;
 import org.datampi.transport.Mpi;
 import org.datampi.transport.MpiImplementation;
+import org.datampi.transport.MpiTransport;
 import org.datampi.transport.ThreadLevel;
+import org.datampi.transport.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@code --serve} the processes stay up and run one job after another ({@link JobQueue}): a caller that runs
  * many short jobs, like a Hive session, pays for mpirun, the JVMs and MPI_Init once instead of once per job.
+ *
+ * <p>An instance is one job on one rank ({@link #run}), over a {@link Transport} and with a {@link JobFailure}: MPI's
+ * and MPI_Abort in a rank process; a test's in-memory transport and a recorder in {@code CommonProcessTest}.
  */
 public final class CommonProcess {
     /** Set before logging starts, so that every rank writes its own log file (see conf/datampi-log4j2.properties). */
@@ -52,12 +57,16 @@ public final class CommonProcess {
     /** Each rank's host, on rank 0 (its O-task scheduler places tasks by them). */
     private final Optional<List<String>> hostOfRank;
     private final ShuffleSettings settings;
-    private final JobAbort abort;
+    private final Transport transport;
+    /** The MPI library, for the job's first log line. */
+    private final String mpiLibrary;
+    private final JobFailure abort;
     private final StatusSender status;
     private final Logger log = LoggerFactory.getLogger(CommonProcess.class);
 
-    private CommonProcess(LaunchArguments launch, ProgramClass programClass, int rank, int size, String host,
-            Optional<List<String>> hostOfRank, ShuffleSettings settings, JobAbort abort, StatusSender status) {
+    CommonProcess(LaunchArguments launch, ProgramClass programClass, int rank, int size, String host,
+            Optional<List<String>> hostOfRank, ShuffleSettings settings, Transport transport, String mpiLibrary,
+            JobFailure abort, StatusSender status) {
         this.launch = requireNonNull(launch, "launch is null");
         this.programClass = requireNonNull(programClass, "programClass is null");
         this.rank = rank;
@@ -65,6 +74,8 @@ public final class CommonProcess {
         this.host = requireNonNull(host, "host is null");
         this.hostOfRank = requireNonNull(hostOfRank, "hostOfRank is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.transport = requireNonNull(transport, "transport is null");
+        this.mpiLibrary = requireNonNull(mpiLibrary, "mpiLibrary is null");
         this.abort = requireNonNull(abort, "abort is null");
         this.status = requireNonNull(status, "status is null");
     }
@@ -135,7 +146,7 @@ public final class CommonProcess {
     }
 
     private static void runJob(LaunchArguments launch, int rank, int size, Optional<List<String>> hostOfRank,
-            ShuffleSettings settings, JobAbort abort, StatusSender status) {
+            ShuffleSettings settings, JobFailure abort, StatusSender status) {
         ProgramClass program;
         try {
             program = ProgramClass.forName(launch.mainClass());
@@ -143,10 +154,17 @@ public final class CommonProcess {
             abort.abort(e, () -> { });
             return;
         }
-        new CommonProcess(launch, program, rank, size, ThisHost.NAME, hostOfRank, settings, abort, status).run();
+        String library = MpiImplementation.current().libraryTag() + ": "
+                + Mpi.libraryVersion().lines().findFirst().orElse("");
+        new CommonProcess(launch, program, rank, size, ThisHost.NAME, hostOfRank, settings, MpiTransport.INSTANCE,
+                library, abort, status).run();
     }
 
-    private void run() {
+    /**
+     * Runs the job on this rank: its program made, set up, its tasks or stages run, closed; the rank's directory of
+     * the job removed. The first failure goes to the {@link JobFailure} (in a rank process, it does not return).
+     */
+    void run() {
         RankProgram program;
         RankDirectory directory;
         try {
@@ -166,10 +184,9 @@ public final class CommonProcess {
             scheduler = Optional.of(staged ? new StageScheduler(this::report, hostOfRank.orElseThrow())
                     : new OTaskScheduler(launch.oTasks(), launch.aTasks(), this::report, hostOfRank.orElseThrow()));
         }
-        RankShuffle shuffle = new RankShuffle(launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
+        RankShuffle shuffle = new RankShuffle(transport, launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> abort.abort(failure, spillFiles::close));
-        log.info("Rank {} of {} starts job {} ({}: {}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(),
-                MpiImplementation.current().libraryTag(), Mpi.libraryVersion().lines().findFirst().orElse(""),
+        log.info("Rank {} of {} starts job {} ({}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(), mpiLibrary,
                 launch.oTasks(), launch.aTasks(), settings);
         try {
             shuffle.start();

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One per rank process; thread-safe: the first caller reports and aborts, later ones return at once.
  */
-final class JobAbort {
+final class JobAbort implements JobFailure {
     private static final Logger LOG = LoggerFactory.getLogger(JobAbort.class);
     private static final int TAIL_LINES = 8;
 
@@ -33,7 +33,8 @@ final class JobAbort {
         this.status = requireNonNull(status, "status is null");
     }
 
-    void abort(Throwable cause, Runnable cleanup) {
+    @Override
+    public void abort(Throwable cause, Runnable cleanup) {
         if (!aborting.compareAndSet(false, true)) {
             return;
         }
