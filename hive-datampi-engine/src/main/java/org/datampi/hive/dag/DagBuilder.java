@@ -82,7 +82,9 @@ public final class DagBuilder {
                 splitRequests.put(vertex.getName(), splitRequest(work, plan, vertex, ranks, taskMemoryMb));
             }
         }
-        List<VertexPlan> order = dependencyOrder(hive, work, splitRequests);
+        List<VertexPlan> order = dependencyOrder(plan, work.getAllWork().stream()
+                .filter(unit -> !(unit instanceof UnionWork)).map(unit -> hive.vertex(unit.getName())).toList(),
+                splitRequests);
         Map<String, List<DagVertex.VertexTask>> made = ClientSplits.make(application, hive.dagName(), plan,
                 splitRequests);
         Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
@@ -111,14 +113,13 @@ public final class DagBuilder {
     }
 
     /**
-     * The vertices in an order where each comes after every vertex it reads from and every vertex whose events prune
-     * its input (the stages' order), otherwise in Hive's order of its work.
+     * The vertices of PLAN in an order where each comes after every vertex it reads from and every vertex whose events
+     * prune its input (SPLIT_REQUESTS say which), otherwise in WORK_ORDER (Hive's order of its work): the stages'
+     * order.
      */
-    private static List<VertexPlan> dependencyOrder(HiveDagPlan hive, TezWork work,
+    static List<VertexPlan> dependencyOrder(DAGPlan plan, List<VertexPlan> workOrder,
             Map<String, SplitRequest> splitRequests) {
-        DAGPlan plan = hive.plan();
-        List<VertexPlan> left = new ArrayList<>(work.getAllWork().stream().filter(unit -> !(unit instanceof UnionWork))
-                .map(unit -> hive.vertex(unit.getName())).toList());
+        List<VertexPlan> left = new ArrayList<>(workOrder);
         List<VertexPlan> order = new ArrayList<>();
         Set<String> done = new HashSet<>();
         while (!left.isEmpty()) {
@@ -154,7 +155,7 @@ public final class DagBuilder {
      * its leaf outputs and the outputs of its edges, the edges' Tez classes replaced by datampi's, their payloads
      * kept.
      */
-    private static DagVertex vertex(TezDAGID dagId, String dagName, DAGPlan plan, VertexPlan vertex,
+    static DagVertex vertex(TezDAGID dagId, String dagName, DAGPlan plan, VertexPlan vertex,
             Map<String, List<DagVertex.VertexTask>> tasks, List<DagEdge> edges, SplitRequest splits) {
         List<InputSpec> inputs = new ArrayList<>();
         String rootInput = "";
