@@ -12,11 +12,13 @@ import org.datampi.bench.harness.WorkloadRunner;
 
 /**
  * bin/tpch-run: runs TPC-H queries on one engine in one Hive session, writing each query's result rows to
- * {@code OUT/qN.tsv} and every run's time to {@code OUT/timings.csv} (see {@link WorkloadRunner}).
+ * {@code OUT/qN.tsv} and every run's time to {@code OUT/timings.csv} (see {@link WorkloadRunner}), over the database
+ * bin/tpch-load made: {@code tpch_sf<SF>_<format>}, with {@code --layout bucketed} its {@code _bucketed} twin (orders
+ * and lineitem bucketed by the order key).
  */
 public final class TpchRunner {
     private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez|tez-yarn "
-            + "--out DIR [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
+            + "--out DIR [--layout flat|bucketed] [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
             + "[--hiveconf KEY=VALUE]...";
 
     private TpchRunner() {
@@ -25,16 +27,16 @@ public final class TpchRunner {
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
         Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
-        defaults.putAll(Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0",
+        defaults.putAll(Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0", "--layout", "flat",
                 "--warehouse", WorkloadRunner.defaultStateDir()));
         RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--scale", "--format", "--engine", "--out",
-                "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
+                "--layout", "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
         String scale = options.get("--scale");
         List<Workload> workloads = new ArrayList<>();
         for (int number : parseQueries(options.get("--queries"))) {
             workloads.add(TpchQuery.load(home.resolve("tpch-queries"), number, Double.parseDouble(scale)).workload());
         }
-        String database = "tpch_sf" + scale.replace('.', '_') + "_" + options.get("--format");
+        String database = database(scale, options.get("--format"), options.get("--layout"));
         WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
                 WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
         // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
@@ -42,6 +44,17 @@ public final class TpchRunner {
         int failures = runner.run(List.of("USE " + database, "SELECT COUNT(*) FROM region"), workloads,
                 options.getInt("--warmup"), options.getInt("--runs"));
         System.exit(failures == 0 ? 0 : 1);
+    }
+
+    /** The database bin/tpch-load made for SCALE, FORMAT and LAYOUT (flat or bucketed). */
+    static String database(String scale, String format, String layout) {
+        String flat = "tpch_sf" + scale.replace('.', '_') + "_" + format;
+        return switch (layout) {
+            case "flat" -> flat;
+            case "bucketed" -> flat + "_bucketed";
+            default -> throw new IllegalArgumentException("Invalid value '" + layout + "' for --layout: expected flat "
+                    + "or bucketed");
+        };
     }
 
     /** "1-22", "3", "1,6,14", "1-5,9". */
