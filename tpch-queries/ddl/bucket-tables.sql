@@ -3,6 +3,7 @@
 -- or a sort-merge bucket join); the other six are copies as in copy-tables.sql. Made by Hive itself, with table and
 -- column statistics for the optimizer. Variables: SOURCE (the text database), DB (the target), FORMAT (ORC or
 -- RCFILE), BUCKETS. The database's datampi.tpch.loaded says 'loading' until the last table is made, then 'complete'.
+-- The columns of orders and lineitem are text-tables.sql's (a change there is a change here).
 CREATE DATABASE IF NOT EXISTS ${hivevar:DB};
 ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='loading');
 USE ${hivevar:DB};

@@ -3,6 +3,7 @@
 -- money and quantities, DATE for dates; the spec's CHAR and VARCHAR columns are STRING.
 -- Variables: DB (database), DATA (the tpch-gen output directory). The database's datampi.tpch.loaded says 'loading'
 -- until the last table is made, then 'complete' (what bin/tpch-bench checks before it runs queries).
+-- bucket-tables.sql repeats the columns of orders and lineitem (a change here is a change there).
 CREATE DATABASE IF NOT EXISTS ${hivevar:DB};
 ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='loading');
 USE ${hivevar:DB};

@@ -85,9 +85,14 @@ public final class RankDirectory implements AutoCloseable {
      * This user's directory under LOCAL_ROOT, {@code datampi-<user>}: created 0700, or checked to be a directory (not
      * a link) of this user's, then closed to everyone else; anything else is refused, naming it.
      */
+    /** Where the user's rank directories are under LOCAL_ROOT (nothing made or checked). */
+    private static Path userRootPath(Path localRoot) {
+        return localRoot.resolve(JOB_PREFIX + System.getProperty("user.name"));
+    }
+
     static Path userRoot(Path localRoot) {
         String user = System.getProperty("user.name");
-        Path root = localRoot.resolve(JOB_PREFIX + user);
+        Path root = userRootPath(localRoot);
         try {
             Files.createDirectories(localRoot);
             try {
@@ -166,6 +171,11 @@ public final class RankDirectory implements AutoCloseable {
      */
     static int sweep(Path localRoot) {
         int removed = 0;
+        if (!Files.exists(userRootPath(localRoot), LinkOption.NOFOLLOW_LINKS)) {
+            // No rank of this user ever ran here, or its directory is gone: nothing to sweep, and nothing to make (a
+            // sweep that ran late would put back a directory that its owner, a test's cleanup, had just removed).
+            return 0;
+        }
         try (DirectoryStream<Path> jobs = Files.newDirectoryStream(userRoot(localRoot), JOB_PREFIX + "*")) {
             for (Path job : jobs) {
                 removed += sweepJob(job);

@@ -130,10 +130,18 @@ class CommonProcessTest {
         new CommonProcess(LaunchArguments.parse(args.toArray(String[]::new)),
                 ProgramClass.forName(KeysProgram.class.getName()), 0, 1, "host0", Optional.of(List.of("host0")),
                 settings, new InMemoryTransport(1).endpoint(0), "in-memory",
-                (cause, cleanup) -> {
-                    failures.add(cause);
-                    cleanup.run();
-                }, StatusSender.fromEnvironment(Map.of())).run();
+                this::abort, StatusSender.fromEnvironment(Map.of())).run();
+    }
+
+    /**
+     * The test's JobFailure: records the first failure and cleans up, as JobAbort does, but returns (JobAbort ends the
+     * process; here the failed job's engine and heartbeat threads, daemons, stay behind in the test's JVM).
+     */
+    private synchronized void abort(Throwable cause, Runnable cleanup) {
+        if (failures.isEmpty()) {
+            failures.add(cause);
+            cleanup.run();
+        }
     }
 
     /** No directory of JOB's ranks under the local directory. */

@@ -79,6 +79,14 @@ class RankDirectoryTest {
         assertTrue(Files.exists(claiming), "a rank still claiming keeps its directory");
     }
 
+    /** A sweep where no rank of the user ran (or after its directory went) finds nothing and makes nothing. */
+    @Test
+    void aSweepMakesNoDirectory() {
+        Path local = root.resolve("local");
+        assertEquals(0, RankDirectory.sweep(local));
+        assertFalse(Files.exists(local), "a sweep that ran after a cleanup does not put the directory back");
+    }
+
     @Test
     void aDirectoryWithoutAnOwnerIsLeftAlone() throws IOException {
         Path other = Files.createDirectories(RankDirectory.userRoot(root).resolve("datampi-job_3/rank-0"));

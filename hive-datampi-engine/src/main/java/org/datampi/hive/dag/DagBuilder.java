@@ -128,7 +128,8 @@ public final class DagBuilder {
                     .allMatch(edge -> done.contains(edge.getInputVertexName()))
                     && (!splitRequests.containsKey(vertex.getName()) || done.containsAll(
                             splitRequests.get(vertex.getName()).eventsPerSourceTask().keySet()))).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("The DAG plan has a cycle among " + left));
+                    .orElseThrow(() -> new IllegalStateException("The DAG plan has a cycle among "
+                            + left.stream().map(VertexPlan::getName).toList()));
             left.remove(next);
             order.add(next);
             done.add(next.getName());

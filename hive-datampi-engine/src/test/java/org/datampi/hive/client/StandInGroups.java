@@ -38,7 +38,12 @@ final class StandInGroups {
         RankPool pool = RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
                 + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
                 + ".tmp && mv " + variables + ".tmp " + variables + " && " + script), false), idleSeconds, nanoClock);
-        awaitTrue(() -> Files.exists(variables));
+        try {
+            awaitTrue(() -> Files.exists(variables));
+        } catch (Exception | AssertionError e) {
+            pool.kill();
+            throw e;
+        }
         return pool;
     }
 
