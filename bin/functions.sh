@@ -1,4 +1,5 @@
-# Sourced by the benchmark commands (bin/tpch-*, bin/hibench-*): the JVM they run in.
+# Sourced by the Hive commands (bin/hive-datampi, bin/hiveserver2-datampi) and the benchmark commands (bin/tpch-*,
+# bin/hibench-*): the JVM they run in.
 # DATAMPI_HOME must be set by the caller.
 
 # run_complete DIR ENGINES: whether DIR holds a finished side-by-side run (engines.csv) in which every engine of the
@@ -38,14 +39,27 @@ run_scales() {
   (IFS=,; echo "${points[*]}")
 }
 
+# hive_conf_classpath: where Hive finds its hive-site.xml, first on a Hive JVM's classpath: a site's own in
+# $HIVE_CONF_DIR (Hive's convention; it replaces conf/hive-site.xml, which it may include with xi:include), else
+# conf/ (the embedded default). conf/ stays on the classpath for the rest it holds.
+hive_conf_classpath() {
+  if [[ -n "${HIVE_CONF_DIR:-}" ]]; then
+    [[ -f "$HIVE_CONF_DIR/hive-site.xml" ]] || { echo "HIVE_CONF_DIR=$HIVE_CONF_DIR has no hive-site.xml" >&2; return 1; }
+    echo "$HIVE_CONF_DIR:$DATAMPI_HOME/conf"
+  else
+    echo "$DATAMPI_HOME/conf"
+  fi
+}
+
 # bench_java CLASS ARGS...: runs a class of hive-datampi-benchmarks with Hive's settings and logging. With
 # "--engine tez" or "--engine tez-yarn" among the arguments, Tez's runtime joins the classpath (only then: it brings a log4j 1.x
 # implementation that must stay out of the datampi paths).
 bench_java() {
   local class="$1"; shift
-  local jar classpath heap="${HIVE_DATAMPI_HEAP:-4g}" arg previous=""
+  local jar classpath heap="${HIVE_DATAMPI_HEAP:-4g}" arg previous="" conf
   jar="$(ls "$DATAMPI_HOME"/hive-datampi-benchmarks/target/hive-datampi-benchmarks-*.jar | head -1)"
-  classpath="$DATAMPI_HOME/conf:$jar:$DATAMPI_HOME/hive-datampi-benchmarks/target/lib/*"
+  conf="$(hive_conf_classpath)" || exit 2
+  classpath="$conf:$jar:$DATAMPI_HOME/hive-datampi-benchmarks/target/lib/*"
   for arg in "$@"; do
     [[ "$previous" == --engine && "$arg" == tez* ]] && classpath="$classpath:$DATAMPI_HOME/hive-datampi-benchmarks/target/tez-lib/*"
     previous="$arg"

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * An mpidrun hostfile: one host per line in Open MPI's form ({@code host slots=N}) or MPICH's ({@code host:N}); a host
  * without a count has one slot; blank lines and {@code #} comments are skipped. The one reader of the form: Hive's
- * side plans its ranks with it, and bin/mpidrun runs {@link #main} for the slots, the hosts and MPICH's form.
+ * side and bin/mpidrun read it through {@link Placement}, which also writes MPICH's form for mpidrun.
  *
  * @param path where it was read from, for messages
  * @param hosts the hosts in the file's order
@@ -27,31 +27,6 @@ public record Hostfile(Path path, List<Host> hosts) {
     public Hostfile {
         requireNonNull(path, "path is null");
         hosts = List.copyOf(hosts);
-    }
-
-    /**
-     * {@code Hostfile FILE [MPICH_FILE]}: prints the file's slots and hosts ("4 2"), and writes MPICH's form of it
-     * (Hydra's {@code host:N} lines) to MPICH_FILE when given; a file that cannot be read or is malformed is an error
-     * naming it and the line, on standard error, with exit status 2.
-     */
-    public static void main(String[] args) {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("Usage: Hostfile FILE [MPICH_FILE]");
-            System.exit(2);
-        }
-        try {
-            Hostfile hostfile = read(Path.of(args[0]));
-            if (args.length == 2) {
-                Files.write(Path.of(args[1]), hostfile.mpichLines());
-            }
-            System.out.println(hostfile.slots() + " " + hostfile.hosts().stream().map(Host::name).distinct().count());
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-        } catch (IOException e) {
-            System.err.println("Cannot write " + args[1] + ": " + e.getMessage());
-            System.exit(2);
-        }
     }
 
     /** The hosts in MPICH's form, {@code host:N}, which Hydra's {@code -f} takes. */

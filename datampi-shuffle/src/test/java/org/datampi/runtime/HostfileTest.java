@@ -2,7 +2,6 @@ package org.datampi.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,34 +26,11 @@ class HostfileTest {
         assertEquals(List.of("dmp1:2", "dmp2:3", "dmp1:1"), hostfile.mpichLines());
     }
 
-    /** bin/mpidrun's view: slots and distinct hosts on standard output, Hydra's form where asked. */
-    @Test
-    void mpidrunGetsSlotsHostsAndHydrasForm() throws Exception {
-        Path file = Files.writeString(dir.resolve("hosts"), "dmp1 slots=2\ndmp2:3\ndmp1\n");
-        Path mpich = dir.resolve("mpich");
-        Process main = java(file.toString(), mpich.toString());
-
-        assertEquals(0, main.waitFor(), new String(main.getErrorStream().readAllBytes()));
-        assertEquals("6 2", new String(main.getInputStream().readAllBytes()).strip());
-        assertEquals(List.of("dmp1:2", "dmp2:3", "dmp1:1"), Files.readAllLines(mpich));
-    }
-
     @Test
     void aBadLineIsNamedAndRefused() throws Exception {
         Path file = Files.writeString(dir.resolve("hosts"), "dmp1 slots=2\ndmp2 slots=none\n");
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Hostfile.read(file));
         assertEquals("The hostfile " + file + " line 2 is not 'host slots=N' or 'host:N' with N >= 1: "
                 + "'dmp2 slots=none'", refused.getMessage());
-
-        Process main = java(file.toString());
-        assertEquals(2, main.waitFor());
-        assertTrue(new String(main.getErrorStream().readAllBytes()).contains("line 2"), "mpidrun shows the line");
-    }
-
-    private static Process java(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-                "java").toString(), "-cp", System.getProperty("java.class.path"), Hostfile.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).start();
     }
 }

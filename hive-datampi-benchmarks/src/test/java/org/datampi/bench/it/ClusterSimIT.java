@@ -58,7 +58,7 @@ class ClusterSimIT {
     @BeforeAll
     void up() throws Exception {
         cluster = SimulatedCluster.up(HOSTS, "openmpi", SimulatedCluster.HOME.resolve(
-                "hive-datampi-benchmarks/target/it-cluster-sim"));
+                "hive-datampi-benchmarks/target/it-cluster-sim"), "--slurm");
         Result tables = cluster.hive("tables", VISITS + PAGES + "DESCRIBE FORMATTED visits;");
         assertEquals(0, tables.exit(), "the tables are made on datampi:\n" + tables.output());
         assertTrue(tables.output().matches("(?s).*Location:\\s+hdfs://dmp1:9000/warehouse[-a-z]*/visits.*"),
@@ -130,6 +130,46 @@ class ClusterSimIT {
                 + RANKS + " slots of the hostfile \\S+/target/cluster-sim/hostfile; set "
                 + "hive.datampi.oversubscribe=true.*"), "the error names the setting, the hostfile and its slots:\n"
                 + refused.output());
+    }
+
+    /**
+     * Under Slurm, as an HPC user runs Hive: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi -f FILE} on dmp1,
+     * with the site's settings only (the cluster's hive-site.xml in HIVE_CONF_DIR) and no hostfile. A stage's ranks are
+     * the allocation's six tasks, two on each node, started through Slurm (each other node's slurmd launched a step of
+     * the job: Open MPI's daemons, by srun); a GROUP BY and a join give Hive on MR's rows. A stage asking for more ranks
+     * than an allocation has is refused naming it.
+     */
+    @Test
+    void inASlurmAllocationTheRanksRunOnItsNodesEqualToMapReduce() throws Exception {
+        List<String> queries = List.of("SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page",
+                "SELECT p.site, count(*), max(v.id) FROM visits v JOIN pages p ON v.page = p.page GROUP BY p.site");
+        Script slurm = cluster.salloc("slurm-salloc", List.of("-N", "3", "--ntasks-per-node=2"), Map.of(), queries);
+        assertEquals(0, slurm.exit(), "the queries run inside the allocation:\n" + slurm.console());
+        Matcher job = Pattern.compile("salloc: Granted job allocation (\\d+)").matcher(slurm.console());
+        assertTrue(job.find(), "salloc granted an allocation:\n" + slurm.console());
+        assertTrue(slurm.console().contains("job_datampi"), "datampi stages ran:\n" + slurm.console());
+        Matcher logs = Pattern.compile("datampi: rank logs in (\\S+) \\(ranks (.+)\\)").matcher(slurm.console());
+        assertTrue(logs.find(), "the console names the ranks' hosts:\n" + slurm.console());
+        assertEquals("0-1 on dmp1; 2-3 on dmp2; 4-5 on dmp3", logs.group(2), "the allocation's six tasks");
+        for (int host = 2; host <= HOSTS; host++) {
+            Result launched = cluster.exec("slurm-launch-dmp" + host, "dmp" + host, "grep", "-c",
+                    "launch task StepId=" + job.group(1) + "\\.", "logs/slurmd.log");
+            assertEquals(0, launched.exit(), "dmp" + host + "'s slurmd launched a step of job " + job.group(1) + ":\n"
+                    + launched.output());
+            Result rankLogs = cluster.exec("slurm-logs-dmp" + host, "dmp" + host, "bash", "-c", "ls " + logs.group(1));
+            assertEquals(0, rankLogs.exit(), "dmp" + host + " keeps its ranks' logs:\n" + rankLogs.output());
+        }
+        Script mr = cluster.hiveScript("slurm-mr", "mr", Map.of(), Map.of(), queries);
+        assertEquals(0, mr.exit(), "the queries on MR:\n" + SimulatedCluster.tail(mr.console()));
+        assertFalse(mr.rows().isBlank(), "MR returned rows");
+        assertEquals(sorted(mr.rows().lines().toList()), sorted(slurm.rows().lines().toList()),
+                "datampi's rows in the allocation equal MR's");
+
+        Script refused = cluster.salloc("slurm-refused", List.of("-N", "3"), Map.of("hive.datampi.processes", "4"),
+                queries.subList(0, 1));
+        assertTrue(refused.exit() != 0, "the query fails:\n" + refused.console());
+        assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.processes=4 is more than the 3 tasks of Slurm job "
+                + "\\d+ \\(3 nodes dmp\\[1-3\\]; .*"), "the error names the allocation:\n" + refused.console());
     }
 
     /**

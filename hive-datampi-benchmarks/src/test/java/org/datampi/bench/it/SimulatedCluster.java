@@ -45,14 +45,21 @@ final class SimulatedCluster implements AutoCloseable {
         this.logs = requireNonNull(logs, "logs is null");
     }
 
-    /** Starts HOSTS hosts on the MPI implementation; a cluster left by an earlier run is taken down first. */
-    static SimulatedCluster up(int hosts, String mpi, Path logs) throws IOException, InterruptedException {
+    /**
+     * Starts HOSTS hosts on the MPI implementation, with bin/cluster-sim up's OPTIONS (--slurm); a cluster left by an
+     * earlier run is taken down first.
+     */
+    static SimulatedCluster up(int hosts, String mpi, Path logs, String... options)
+            throws IOException, InterruptedException {
         FileUtil.fullyDelete(logs.toFile());
         Files.createDirectories(logs);
         SimulatedCluster cluster = new SimulatedCluster(hosts, mpi, logs);
         cluster.run("down-before", "bin/cluster-sim", "down");
-        Result up = cluster.run("up", "bin/cluster-sim", "up", "--hosts", Integer.toString(hosts), "--mpi", mpi);
-        assertEquals(0, up.exit(), "bin/cluster-sim up:\n" + up.output());
+        List<String> up = new ArrayList<>(List.of("bin/cluster-sim", "up", "--hosts", Integer.toString(hosts), "--mpi",
+                mpi));
+        up.addAll(List.of(options));
+        Result started = cluster.run("up", up.toArray(String[]::new));
+        assertEquals(0, started.exit(), "bin/cluster-sim up:\n" + started.output());
         return cluster;
     }
 
@@ -96,20 +103,43 @@ final class SimulatedCluster implements AutoCloseable {
      */
     Script hiveScript(String name, String engine, Map<String, String> settings, Map<String, String> environment,
             List<String> statements) throws IOException, InterruptedException {
-        Path file = logs.resolve(name + ".sql");
-        Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/cluster-sim").toString(), "hive"));
         if (engine.equals("mr")) {
             command.addAll(MR_SETTINGS);
         }
         settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
-        command.addAll(List.of("--hiveconf", "hive.execution.engine=" + engine, "-f", file.toString()));
+        command.addAll(List.of("--hiveconf", "hive.execution.engine=" + engine));
+        return script(name, command, environment, statements);
+    }
+
+    /**
+     * A HiveQL script on datampi the way a Slurm user runs it on dmp1: {@code salloc SALLOC_OPTIONS
+     * bin/hive-datampi -f FILE}, with the cluster's site settings (HIVE_CONF_DIR) and SETTINGS as --hiveconf, no
+     * hostfile. NAME.out holds the rows, NAME.log the console (salloc's lines among it).
+     */
+    Script salloc(String name, List<String> sallocOptions, Map<String, String> settings, List<String> statements)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/cluster-sim").toString(), "exec", "dmp1",
+                "salloc"));
+        command.addAll(sallocOptions);
+        command.add(HOME.resolve("bin/hive-datampi").toString());
+        settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
+        return script(name, command, Map.of(), statements);
+    }
+
+    /** COMMAND with "-f NAME.sql" (the STATEMENTS) added, its stdout in NAME.out and its stderr in NAME.log. */
+    private Script script(String name, List<String> command, Map<String, String> environment, List<String> statements)
+            throws IOException, InterruptedException {
+        Path file = logs.resolve(name + ".sql");
+        Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
+        List<String> line = new ArrayList<>(command);
+        line.addAll(List.of("-f", file.toString()));
         Path out = logs.resolve(name + ".out");
         Path console = logs.resolve(name + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile())
+        ProcessBuilder builder = new ProcessBuilder(line).directory(HOME.toFile())
                 .redirectOutput(out.toFile()).redirectError(console.toFile());
         builder.environment().putAll(environment);
-        int exit = await(builder.start(), command, console);
+        int exit = await(builder.start(), line, console);
         return new Script(exit, Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(console, StandardCharsets.UTF_8));
     }

@@ -79,7 +79,7 @@ public final class HiveServer2Datampi {
         System.setProperty(HiveDatampiCli.LOG_DIR_PROPERTY, state.resolve("logs").toString());
         System.setProperty("hive.datampi.log.name", "hiveserver2-datampi");
 
-        Map<String, String> overrides = new LinkedHashMap<>(EmbeddedHive.settings(state));
+        Map<String, String> overrides = new LinkedHashMap<>(EmbeddedHive.settingsUnder(new HiveConf(), state));
         overrides.putAll(SERVER_SETTINGS);
         overrides.put("hive.server2.thrift.port", Integer.toString(port));
         overrides.put("hive.server2.logging.operation.log.location", state.resolve("operation-logs").toString());

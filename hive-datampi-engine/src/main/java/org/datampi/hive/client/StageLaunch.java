@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.mapred.JobConf;
 import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.conf.JobPlan;
+import org.datampi.runtime.Placement;
 
 /**
  * How a stage's job reaches the ranks, either plan shape: the mpidrun command of the stage's launch settings (this
@@ -40,9 +41,9 @@ final class StageLaunch {
                 () -> say.accept("datampi: job " + jobId + " waits for a free group of ranks: "
                         + RankPools.allBusy(groups)),
                 stopped, stageTimeout);
+        Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
-                + (job.get(DataMPISettings.HOSTFILE) == null ? ""
-                        : "; can every host of " + job.get(DataMPISettings.HOSTFILE).trim() + " be reached?"));
+                + (placement.acrossHosts() ? "; can every host be reached (" + placement.describe() + ")?" : ""));
         process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
         return process;
     }
@@ -66,8 +67,7 @@ final class StageLaunch {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
-        String hostfile = job.get(DataMPISettings.HOSTFILE);
-        return new GroupLaunch(command, hostfile != null && !hostfile.isBlank());
+        return new GroupLaunch(command, Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, "")).acrossHosts());
     }
 
     private static boolean reuseRanks(JobConf job) {

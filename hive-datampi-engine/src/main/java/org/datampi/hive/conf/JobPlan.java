@@ -2,10 +2,8 @@ package org.datampi.hive.conf;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.file.Path;
-
 import org.apache.hadoop.conf.Configuration;
-import org.datampi.runtime.Hostfile;
+import org.datampi.runtime.Placement;
 
 /**
  * How many O and A tasks a submitted job gets, by the paper's hive.datampi.parallelism (Section IV-D):
@@ -18,7 +16,7 @@ import org.datampi.runtime.Hostfile;
  *
  * @param oTasks one per input split
  * @param aTasks 0 for a map-only stage
- * @param slots ranks the stage may use: hive.datampi.processes (the hostfile's slots or this machine's cores)
+ * @param slots ranks the stage may use: hive.datampi.processes (unset: the slots of {@link Placement})
  */
 public record JobPlan(int oTasks, int aTasks, int slots) {
     public static JobPlan of(Configuration job, int splits, int hiveReducers, boolean reducersFixed,
@@ -42,16 +40,15 @@ public record JobPlan(int oTasks, int aTasks, int slots) {
     }
 
     /**
-     * hive.datampi.processes: the ranks a stage runs on. Unset, all the slots there are: the hostfile's
-     * (hive.datampi.hostfile), else this machine's cores. More ranks than slots would share cores and memory that
-     * an admin sized for one rank each, so it is refused unless hive.datampi.oversubscribe allows it.
+     * hive.datampi.processes: the ranks a stage runs on. Unset, all the slots there are ({@link Placement}): the
+     * hostfile's (hive.datampi.hostfile), else the tasks of the Slurm allocation Hive runs in, else this machine's
+     * cores. More ranks than slots would share cores and memory that an admin sized for one rank each, so it is
+     * refused unless hive.datampi.oversubscribe allows it.
      */
     public static int slots(Configuration job) {
-        String hostfile = job.getTrimmed(DataMPISettings.HOSTFILE, "");
-        int available = hostfile.isEmpty() ? Runtime.getRuntime().availableProcessors()
-                : Hostfile.read(Path.of(hostfile)).slots();
-        String where = hostfile.isEmpty() ? "this machine's " + available + " cores"
-                : "the " + available + " slots of the hostfile " + hostfile;
+        Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
+        int available = placement.slots();
+        String where = placement.describe();
         String value = job.getTrimmed(DataMPISettings.PROCESSES, "");
         if (value.isEmpty()) {
             return available;

@@ -3,6 +3,8 @@ package org.datampi.hive.session;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.hadoop.hive.conf.HiveConf;
@@ -12,18 +14,36 @@ import org.datampi.hive.plan.DataMPICompiler;
 
 /**
  * The embedded default: Hive 4.1 with a Derby metastore and a local warehouse under one state directory, the local
- * file system, and datampi as the engine. Settings given by the user (--hiveconf, hive-site.xml) win over these.
+ * file system, and datampi as the engine. Settings given by the user win over these: a site's hive-site.xml (in
+ * HIVE_CONF_DIR, first on bin/hive-datampi's classpath; a cluster's puts the warehouse in HDFS) and then --hiveconf.
  */
 public final class EmbeddedHive {
+    private static final String SITE_FILE = "hive-site.xml";
+
     private EmbeddedHive() {
     }
 
-    /** A HiveConf for the state directory, with the user's settings applied last. */
+    /** A HiveConf for the state directory: the site's hive-site.xml over the embedded default, USER_SETTINGS last. */
     public static HiveConf configuration(Path stateDir, Map<String, String> userSettings) {
         HiveConf conf = new HiveConf(EmbeddedHive.class);
-        settings(stateDir).forEach(conf::set);
+        settingsUnder(conf, stateDir).forEach(conf::set);
         userSettings.forEach(conf::set);
         return conf;
+    }
+
+    /**
+     * The embedded default's settings for the state directory that SITE (a HiveConf as Hive loaded it) does not take
+     * from a hive-site.xml: those a site's file sets are its own.
+     */
+    public static Map<String, String> settingsUnder(HiveConf site, Path stateDir) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings(stateDir).forEach((key, value) -> {
+            String[] sources = site.getPropertySources(key);
+            if (sources == null || Arrays.stream(sources).noneMatch(source -> source.endsWith(SITE_FILE))) {
+                settings.put(key, value);
+            }
+        });
+        return settings;
     }
 
     /** The embedded default's settings for the state directory. */

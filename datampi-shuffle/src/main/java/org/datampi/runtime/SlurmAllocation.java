@@ -1,0 +1,139 @@
+package org.datampi.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Slurm allocation this process runs in (inside {@code salloc}, an {@code sbatch} script or an {@code srun} step):
+ * its nodes and how many tasks each may run, from the variables Slurm sets for a job. A rank runs per task, as
+ * {@code srun} and the MPI implementations' own Slurm support (Open MPI's ras/plm slurm, Hydra's slurm bootstrap)
+ * count them: {@code salloc -N 3} gives one per node, {@code salloc -N 3 --ntasks-per-node=2} two.
+ *
+ * <p>The node list's form ({@code dmp[1-3,5],gpu07}) is expanded by Slurm itself ({@code scontrol show hostnames},
+ * the way Slurm's documentation expands it in job scripts): its ranges, zero padding and prefixes are Slurm's to
+ * define. The tasks per node ({@code 2(x3),1}: a count, repeated) has no such command; {@link #tasksPerNode} reads
+ * that one form, as Open MPI's Slurm support does.
+ *
+ * @param jobId SLURM_JOB_ID
+ * @param nodeList SLURM_JOB_NODELIST as Slurm wrote it, for messages
+ * @param nodes each node with its tasks, in Slurm's order
+ */
+public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host> nodes) {
+    static final String JOB_ID = "SLURM_JOB_ID";
+    static final String NODE_LIST = "SLURM_JOB_NODELIST";
+    static final String TASKS_PER_NODE = "SLURM_TASKS_PER_NODE";
+    private static final Pattern TASK_COUNT = Pattern.compile("(\\d+)(?:\\(x(\\d+)\\))?");
+    private static final long SCONTROL_SECONDS = 30;
+
+    public SlurmAllocation {
+        requireNonNull(jobId, "jobId is null");
+        requireNonNull(nodeList, "nodeList is null");
+        nodes = List.copyOf(nodes);
+    }
+
+    /** The allocation of this process's environment, its node list expanded by {@code scontrol}; empty outside one. */
+    public static Optional<SlurmAllocation> current(Map<String, String> environment) {
+        return of(environment, SlurmAllocation::scontrolHostnames);
+    }
+
+    /**
+     * The allocation that ENVIRONMENT describes, HOSTNAMES expanding its node list; empty when SLURM_JOB_ID is unset.
+     * Variables that are missing or disagree (a node list of 3 nodes with task counts for 2) are an error naming them.
+     */
+    static Optional<SlurmAllocation> of(Map<String, String> environment, Function<String, List<String>> hostnames) {
+        String jobId = environment.getOrDefault(JOB_ID, "").trim();
+        if (jobId.isEmpty()) {
+            return Optional.empty();
+        }
+        String nodeList = require(environment, NODE_LIST, jobId);
+        List<Integer> tasks = tasksPerNode(require(environment, TASKS_PER_NODE, jobId));
+        List<String> names = hostnames.apply(nodeList);
+        if (names.size() != tasks.size()) {
+            throw new IllegalArgumentException("Slurm job " + jobId + ": " + NODE_LIST + "=" + nodeList + " names "
+                    + names.size() + " nodes but " + TASKS_PER_NODE + "=" + environment.get(TASKS_PER_NODE)
+                    + " gives tasks for " + tasks.size());
+        }
+        List<Hostfile.Host> nodes = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            nodes.add(new Hostfile.Host(names.get(i), tasks.get(i)));
+        }
+        return Optional.of(new SlurmAllocation(jobId, nodeList, nodes));
+    }
+
+    public int tasks() {
+        return nodes.stream().mapToInt(Hostfile.Host::slots).sum();
+    }
+
+    /** {@code 2(x3),1} is [2, 2, 2, 1]: Slurm's form of SLURM_TASKS_PER_NODE and SLURM_JOB_CPUS_PER_NODE. */
+    static List<Integer> tasksPerNode(String value) {
+        List<Integer> tasks = new ArrayList<>();
+        for (String part : value.trim().split(",")) {
+            Matcher matcher = TASK_COUNT.matcher(part.trim());
+            if (!matcher.matches() || Integer.parseInt(matcher.group(1)) < 1) {
+                throw new IllegalArgumentException(TASKS_PER_NODE + "='" + value + "' is not Slurm's form of tasks "
+                        + "per node (N or N(xM), separated by commas, N >= 1)");
+            }
+            int repeat = matcher.group(2) == null ? 1 : Integer.parseInt(matcher.group(2));
+            for (int i = 0; i < repeat; i++) {
+                tasks.add(Integer.parseInt(matcher.group(1)));
+            }
+        }
+        return tasks;
+    }
+
+    private static String require(Map<String, String> environment, String name, String jobId) {
+        String value = environment.getOrDefault(name, "").trim();
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("Slurm job " + jobId + " (" + JOB_ID + ") but " + name + " is not "
+                    + "set: run inside the job's salloc, sbatch script or srun, which set it");
+        }
+        return value;
+    }
+
+    /**
+     * {@code scontrol show hostnames NODE_LIST}: one node per line, in Slurm's order. (It expands the list locally,
+     * without asking the controller; its output goes through a file so that the wait has a deadline.)
+     */
+    static List<String> scontrolHostnames(String nodeList) {
+        Path output = null;
+        try {
+            output = Files.createTempFile("datampi-slurm-nodes", ".txt");
+            Process process = new ProcessBuilder("scontrol", "show", "hostnames", nodeList)
+                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            if (!process.waitFor(SCONTROL_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("scontrol show hostnames " + nodeList + " did not end within "
+                        + SCONTROL_SECONDS + " s");
+            }
+            List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IllegalArgumentException("scontrol show hostnames " + nodeList + " failed (exit "
+                        + process.exitValue() + "): " + String.join(" ", lines).strip());
+            }
+            return lines.stream().map(String::strip).filter(line -> !line.isEmpty()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run Slurm's scontrol to expand " + NODE_LIST + "=" + nodeList
+                    + " (is slurm-client installed and on the PATH?): " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while expanding " + NODE_LIST + "=" + nodeList, e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
+        }
+    }
+}
