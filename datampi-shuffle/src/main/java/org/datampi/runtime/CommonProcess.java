@@ -176,7 +176,9 @@ public final class CommonProcess {
         }
         Path localDir = directory.path();
         SpillFiles spillFiles = new SpillFiles(localDir);
-        Thread spillCleanup = new Thread(spillFiles::close, "datampi-spill-cleanup");
+        // However the process ends (a signal: mpirun stopping the job, Slurm ending it), its directory goes.
+        Runnable leave = () -> leave(spillFiles, localDir);
+        Thread spillCleanup = new Thread(leave, "datampi-spill-cleanup");
         Runtime.getRuntime().addShutdownHook(spillCleanup);
         boolean staged = program instanceof StagedProgram;
         Optional<TaskScheduler> scheduler = Optional.empty();
@@ -185,7 +187,7 @@ public final class CommonProcess {
                     : new OTaskScheduler(launch.oTasks(), launch.aTasks(), this::report, hostOfRank.orElseThrow()));
         }
         RankShuffle shuffle = new RankShuffle(transport, launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
-                failure -> abort.abort(failure, spillFiles::close));
+                failure -> abort.abort(failure, leave));
         log.info("Rank {} of {} starts job {} ({}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(), mpiLibrary,
                 launch.oTasks(), launch.aTasks(), settings);
         try {
@@ -221,16 +223,23 @@ public final class CommonProcess {
                     shuffle.memory().peakReceiveBytes(), shuffle.memory().receiveBudget(),
                     ProcessMemory.peakResidentBytes());
         } catch (Throwable t) {
-            abort.abort(t, spillFiles::close);
+            abort.abort(t, leave);
         }
         close(program);
         // No spill may still write once the directory goes.
         shuffle.receiveBuffers().close();
-        spillFiles.close();
+        leave.run();
         directory.close();
         Runtime.getRuntime().removeShutdownHook(spillCleanup);
+    }
+
+    /**
+     * Removes the rank's directory (SPILL_FILES' directory, LOCAL_DIR) and the job's directory on this host when this
+     * was its last rank here (another rank's directory in it keeps it).
+     */
+    private void leave(SpillFiles spillFiles, Path localDir) {
+        spillFiles.close();
         try {
-            // The job's directory on this host goes with its last rank here.
             Files.deleteIfExists(localDir.getParent());
         } catch (IOException e) {
             log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());

@@ -20,6 +20,7 @@ import java.util.jar.JarOutputStream;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
@@ -134,10 +135,10 @@ class ClusterSimIT {
 
     /**
      * Under Slurm, as an HPC user runs Hive: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi -f FILE} on dmp1,
-     * with the site's settings only (the cluster's hive-site.xml in HIVE_CONF_DIR) and no hostfile. A stage's ranks are
-     * the allocation's six tasks, two on each node, started through Slurm (each other node's slurmd launched a step of
-     * the job: Open MPI's daemons, by srun); a GROUP BY and a join give Hive on MR's rows. A stage asking for more ranks
-     * than an allocation has is refused naming it.
+     * with the site's settings only (the cluster's hive-site.xml in HIVE_CONF_DIR) and no hostfile. A stage's ranks
+     * are the allocation's six tasks, two on each node, started through Slurm (each other node's slurmd launched a step
+     * of the job: Open MPI's daemons, by srun); a GROUP BY and a join give Hive on MR's rows. A stage asking for more
+     * ranks than an allocation has is refused naming it.
      */
     @Test
     void inASlurmAllocationTheRanksRunOnItsNodesEqualToMapReduce() throws Exception {
@@ -170,6 +171,124 @@ class ClusterSimIT {
         assertTrue(refused.exit() != 0, "the query fails:\n" + refused.console());
         assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.processes=4 is more than the 3 tasks of Slurm job "
                 + "\\d+ \\(3 nodes dmp\\[1-3\\]; .*"), "the error names the allocation:\n" + refused.console());
+    }
+
+    /**
+     * A batch job, as examples/slurm/hive-query.sbatch runs one: {@code sbatch -N 3 --ntasks-per-node=2 ...} on dmp1
+     * runs a query file on datampi on the job's six tasks (Hive on the job's first node, with the site's settings); its
+     * rows equal Hive on MR's.
+     */
+    @Test
+    void anSbatchJobRunsAQueryFileEqualToMapReduce() throws Exception {
+        List<String> queries = List.of("SELECT duration, count(*), sum(id) FROM visits GROUP BY duration",
+                "SELECT p.site, v.duration, count(*) FROM visits v JOIN pages p ON v.page = p.page "
+                        + "GROUP BY p.site, v.duration");
+        Result job = cluster.sbatch("sbatch-query", List.of("--wait", "-N", "3", "--ntasks-per-node=2", "--time=10"),
+                queries);
+        String console = Files.readString(cluster.logs().resolve("sbatch-query.console"));
+        assertEquals(0, job.exit(), "the batch job succeeds:\n" + job.output() + "\n" + console);
+        assertTrue(console.contains("(ranks 0-1 on dmp1; 2-3 on dmp2; 4-5 on dmp3)"), "on the job's six tasks:\n"
+                + console);
+        Script mr = cluster.hiveScript("sbatch-mr", "mr", Map.of(), Map.of(), queries);
+        assertEquals(0, mr.exit(), "the queries on MR:\n" + SimulatedCluster.tail(mr.console()));
+        assertFalse(mr.rows().isBlank(), "MR returned rows");
+        assertEquals(sorted(mr.rows().lines().toList()),
+                sorted(Files.readAllLines(cluster.logs().resolve("sbatch-query.out"))), "the job's rows equal MR's");
+    }
+
+    /**
+     * scancel of a batch job while its query runs on every host: the console names the job's end (not a lost rank),
+     * and within 30 s no Hive, mpirun, MPI daemon or rank process and no rank directory is left on any host.
+     */
+    @Test
+    void scancelOfARunningJobLeavesNothingOnAnyHost() throws Exception {
+        Result job = cluster.sbatch("scancel", List.of("-N", "3", "--ntasks-per-node=2", "--time=10"), List.of(
+                "SELECT v.page, count(*), sum(w.id) FROM visits v JOIN visits w ON v.duration = w.duration "
+                        + "GROUP BY v.page"));
+        assertEquals(0, job.exit(), "the job is submitted:\n" + job.output());
+        String jobId = job.output().strip().split(";")[0];
+        Path console = cluster.logs().resolve("scancel.console");
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (!ranksRunOn("dmp" + HOSTS)) {
+                assertTrue(System.nanoTime() < deadline, "the job's ranks run on dmp" + HOSTS + " within 3 minutes:\n"
+                        + (Files.exists(console) ? Files.readString(console) : "(no console yet)"));
+                Thread.sleep(1000);
+            }
+        } finally {
+            Result cancelled = cluster.exec("scancel-cancel", "dmp1", "scancel", jobId);
+            assertEquals(0, cancelled.exit(), cancelled.output());
+        }
+        assertNothingLeftWithin(30);
+        assertTrue(Files.readString(console).contains("datampi: Slurm is ending job " + jobId + " (SIGTERM: scancel, "
+                + "or the job's time limit)"), "the console names the job's end:\n" + Files.readString(console));
+    }
+
+    /**
+     * HiveServer2 for a batch job's lifetime (examples/slurm/hiveserver2.sbatch on the job's first node): Beeline on
+     * another host connects to it, and the query runs on the job's tasks with Hive on MR's rows; scancel ends the
+     * server, and within 30 s nothing of it is left on any host. (MR runs first: the server holds dmp1's embedded
+     * metastore while it runs.)
+     */
+    @Test
+    void hiveServer2InABatchJobServesBeelineUntilScancel() throws Exception {
+        String query = "SELECT page, max(duration), count(*) FROM visits GROUP BY page";
+        Script mr = cluster.hiveScript("sbatch-hs2-mr", "mr", Map.of(), Map.of(), List.of(query));
+        assertEquals(0, mr.exit(), "the query on MR:\n" + SimulatedCluster.tail(mr.console()));
+        assertFalse(mr.rows().isBlank(), "MR returned rows");
+        Result job = cluster.sbatch("sbatch-hs2", List.of("-N", "3", "--time=10"), "hiveserver2.sbatch", "10001");
+        assertEquals(0, job.exit(), "the job is submitted:\n" + job.output());
+        String jobId = job.output().strip().split(";")[0];
+        try {
+            Path console = cluster.logs().resolve("sbatch-hs2.console");
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (!Files.exists(console) || !Files.readString(console).contains("HiveServer2 listens on")) {
+                assertTrue(System.nanoTime() < deadline, "HiveServer2 listens within 3 minutes:\n"
+                        + (Files.exists(console) ? Files.readString(console) : "(no console yet)"));
+                Thread.sleep(1000);
+            }
+            Result beeline = cluster.exec("sbatch-hs2-beeline", "dmp2", SimulatedCluster.HOME.resolve("bin/beeline")
+                    .toString(), "-u", "jdbc:hive2://dmp1:10001/default", "--outputformat=tsv2", "--showHeader=false",
+                    "-e", query + ";");
+            assertEquals(0, beeline.exit(), "Beeline on dmp2 gets the rows:\n" + beeline.output());
+            assertTrue(Files.readString(console).contains("(ranks 0 on dmp1; 1 on dmp2; 2 on dmp3)"),
+                    "the query ran on the job's three tasks:\n" + Files.readString(console));
+            assertEquals(sorted(mr.rows().lines().toList()), sorted(rows(beeline.output())),
+                    "Beeline's rows equal MR's");
+        } finally {
+            assertEquals(0, cluster.exec("sbatch-hs2-scancel", "dmp1", "scancel", jobId).exit());
+        }
+        assertNothingLeftWithin(30);
+    }
+
+    private boolean ranksRunOn(String host) throws Exception {
+        return cluster.exec("scancel-ranks-" + host, host, "pgrep", "-f", "org.datampi.runtime.CommonProcess")
+                .exit() == 0;
+    }
+
+    /** After a job's end: within SECONDS, no process or rank directory of it is left on any host. */
+    private void assertNothingLeftWithin(int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<String> left = leftOnTheHosts();
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+            left = leftOnTheHosts();
+        }
+        assertEquals(List.of(), left, "nothing of the job is left " + seconds + " s after its end");
+    }
+
+    /** Hive, mpidrun, mpirun, Open MPI's daemons and rank processes, and rank directories, on every host. */
+    private List<String> leftOnTheHosts() throws Exception {
+        List<String> left = new ArrayList<>();
+        for (int host = 1; host <= HOSTS; host++) {
+            String name = "dmp" + host;
+            // [H]ive...: patterns that the shell's own command line does not match.
+            Result found = cluster.exec("left-" + name, name, "bash", "-c", "pgrep -a -f '[H]iveDatampiCli|"
+                    + "[H]iveServer2Datampi|[b]in/mpidrun|[m]pirun|[o]rted|[o]rg.datampi.runtime.CommonProcess'; "
+                    + "ls -d /tmp/datampi-*/datampi-* 2>/dev/null; true");
+            found.output().lines().filter(line -> !line.isBlank()).forEach(line -> left.add(name + ": " + line));
+        }
+        return left;
     }
 
     /**

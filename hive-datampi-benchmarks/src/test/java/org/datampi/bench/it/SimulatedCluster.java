@@ -127,6 +127,28 @@ final class SimulatedCluster implements AutoCloseable {
         return script(name, command, Map.of(), statements);
     }
 
+    /**
+     * A batch job of examples/slurm/hive-query.sbatch on dmp1 as a Slurm user submits one: {@code sbatch --parsable
+     * --output=NAME.console OPTIONS hive-query.sbatch NAME.sql NAME.out}, the STATEMENTS in NAME.sql. Its output is the
+     * job's id (with --wait among OPTIONS, once the job ended, and its exit code the job's).
+     */
+    Result sbatch(String name, List<String> options, List<String> statements) throws IOException, InterruptedException {
+        Path file = logs.resolve(name + ".sql");
+        Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
+        return sbatch(name, options, "hive-query.sbatch", file.toString(), logs.resolve(name + ".out").toString());
+    }
+
+    /** {@code sbatch --parsable --output=NAME.console OPTIONS examples/slurm/SCRIPT ARGUMENTS} on dmp1. */
+    Result sbatch(String name, List<String> options, String script, String... arguments)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("bin/cluster-sim", "exec", "dmp1", "sbatch", "--parsable",
+                "--output=" + logs.resolve(name + ".console")));
+        command.addAll(options);
+        command.add(HOME.resolve("examples/slurm").resolve(script).toString());
+        command.addAll(List.of(arguments));
+        return run(name, command.toArray(String[]::new));
+    }
+
     /** COMMAND with "-f NAME.sql" (the STATEMENTS) added, its stdout in NAME.out and its stderr in NAME.log. */
     private Script script(String name, List<String> command, Map<String, String> environment, List<String> statements)
             throws IOException, InterruptedException {

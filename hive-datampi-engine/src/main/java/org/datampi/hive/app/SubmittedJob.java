@@ -3,7 +3,6 @@ package org.datampi.hive.app;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -91,12 +90,11 @@ final class SubmittedJob {
     }
 
     /**
-     * The hosts that hold O task {@code task}'s input, by short name, as the job submitter recorded them (HDFS block
-     * locations); none for an input on the local file system, whose splits all say "localhost".
+     * The hosts that hold O task {@code task}'s input ({@link HostNames#ofSplit}), as the job submitter recorded them
+     * (HDFS block locations); none for an input on the local file system, whose splits all say "localhost".
      */
     List<String> splitHosts(int task) throws IOException {
-        return Arrays.stream(splitMetaInfo()[task].getLocations()).filter(location -> !location.equals("localhost"))
-                .map(HostNames::shortName).distinct().toList();
+        return HostNames.ofSplit(splitMetaInfo()[task].getLocations());
     }
 
     /** The input split of O task {@code task}, read as Hadoop's MapTask reads it. */

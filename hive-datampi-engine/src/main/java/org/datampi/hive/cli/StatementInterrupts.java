@@ -15,25 +15,37 @@ import sun.misc.SignalHandler;
  * Ctrl-C (SIGINT) while a statement runs, the way Hive's CLI takes it: the first cancels the statement (its running
  * stages are killed through Hive's own list of running jobs, which stops their ranks now, and the statement fails
  * with nothing of it committed); a second ends the shell (exit code 130; Hive's shutdown hook kills what still runs).
- * Between statements SIGINT keeps the handling it had before.
  *
- * <p>Installed with {@code sun.misc.Signal} (module jdk.unsupported), as Hive's CliDriver does. A shell started with
- * SIGINT ignored (a script's background job) keeps ignoring it: the JVM does not take a signal ignored at its start.
+ * <p>SIGTERM and SIGHUP while a statement runs end the shell (exit code 143 and 129, as the JVM's own handling gives)
+ * after saying why and cancelling the statement the same way. Inside a Slurm job they are how Slurm ends the job
+ * ({@code scancel}, its time limit: SIGTERM to every process of a batch job, SIGHUP from salloc to its command), and
+ * the console names the job's end rather than leaving the user with the lost ranks Slurm stops at the same moment.
+ *
+ * <p>Between statements every signal keeps the handling it had before. Installed with {@code sun.misc.Signal} (module
+ * jdk.unsupported), as Hive's CliDriver does. A shell started with a signal ignored (SIGINT in a script's background
+ * job, SIGHUP under nohup) keeps ignoring it: the JVM does not take a signal ignored at its start.
  */
 final class StatementInterrupts implements AutoCloseable {
     private static final Signal INTERRUPT = new Signal("INT");
+    private static final Signal TERMINATE = new Signal("TERM");
+    private static final Signal HANG_UP = new Signal("HUP");
     static final int EXIT_CODE = 130;
+    private static final int SIGNAL_EXIT_BASE = 128;
 
     private final PrintStream console;
     private final AtomicInteger presses = new AtomicInteger();
-    private final SignalHandler previous;
+    private final SignalHandler previousInterrupt;
+    private final SignalHandler previousTerminate;
+    private final SignalHandler previousHangUp;
 
     private StatementInterrupts(PrintStream console) {
         this.console = requireNonNull(console, "console is null");
-        this.previous = Signal.handle(INTERRUPT, signal -> interrupted());
+        this.previousInterrupt = Signal.handle(INTERRUPT, signal -> interrupted());
+        this.previousTerminate = Signal.handle(TERMINATE, this::ended);
+        this.previousHangUp = Signal.handle(HANG_UP, this::ended);
     }
 
-    /** Takes SIGINT until {@link #close()}: for the statement about to run. */
+    /** Takes SIGINT, SIGTERM and SIGHUP until {@link #close()}: for the statement about to run. */
     static StatementInterrupts whileRunning(PrintStream console) {
         return new StatementInterrupts(console);
     }
@@ -42,16 +54,38 @@ final class StatementInterrupts implements AutoCloseable {
         if (presses.incrementAndGet() == 1) {
             console.println("Interrupting... Be patient, this might take some time.");
             console.println("Press Ctrl+C again to kill JVM");
-            HiveInterruptUtils.interrupt();
-            HadoopJobExecHelper.killRunningJobs();
+            cancelStatement();
         } else {
             console.println("Exiting the JVM");
             System.exit(EXIT_CODE);
         }
     }
 
+    private void ended(Signal signal) {
+        console.println(endMessage(signal.getName(), System.getenv("SLURM_JOB_ID")));
+        console.flush();
+        cancelStatement();
+        System.exit(SIGNAL_EXIT_BASE + signal.getNumber());
+    }
+
+    /** What the console says when SIGNAL (TERM, HUP) ends the shell, inside Slurm job SLURM_JOB_ID (null: none). */
+    static String endMessage(String signal, String slurmJobId) {
+        if (slurmJobId != null && !slurmJobId.isBlank()) {
+            return "datampi: Slurm is ending job " + slurmJobId.trim() + " (SIG" + signal + ": scancel, or the job's "
+                    + "time limit); the running statement is cancelled and the shell ends";
+        }
+        return "datampi: SIG" + signal + " received; the running statement is cancelled and the shell ends";
+    }
+
+    private static void cancelStatement() {
+        HiveInterruptUtils.interrupt();
+        HadoopJobExecHelper.killRunningJobs();
+    }
+
     @Override
     public void close() {
-        Signal.handle(INTERRUPT, previous);
+        Signal.handle(INTERRUPT, previousInterrupt);
+        Signal.handle(TERMINATE, previousTerminate);
+        Signal.handle(HANG_UP, previousHangUp);
     }
 }

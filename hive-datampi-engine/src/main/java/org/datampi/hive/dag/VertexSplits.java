@@ -28,6 +28,7 @@ import org.apache.tez.runtime.api.events.InputConfigureVertexTasksEvent;
 import org.apache.tez.runtime.api.events.InputDataInformationEvent;
 import org.apache.tez.runtime.api.events.InputInitializerEvent;
 import org.apache.tez.runtime.api.impl.TaskSpec;
+import org.datampi.mpid.HostNames;
 
 /**
  * A root vertex's splits, from Hive's split generator run as Tez's application master runs it: on the client when the
@@ -158,7 +159,7 @@ public final class VertexSplits {
             return hosts;
         }
         hint.getTaskLocationHints().forEach(task -> hosts.add(task == null || task.getHosts() == null ? List.of()
-                : List.copyOf(task.getHosts())));
+                : HostNames.ofSplit(task.getHosts())));
         return hosts.size() == tasks ? hosts : List.of();
     }
 }

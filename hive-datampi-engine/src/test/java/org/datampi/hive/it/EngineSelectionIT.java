@@ -314,7 +314,8 @@ class EngineSelectionIT {
 
     /**
      * A query without a table (the quickstart's generated rows) reads Hive's one-row input, whose splits Tez's own
-     * split generator makes (not Hive's): in the DAG shape too, with the rows of Hive on MR.
+     * split generator makes (not Hive's): in the DAG shape too, with the rows of Hive on MR. Its split names no host
+     * ("localhost"), so the console says nothing of locality (it said "O tasks data-local: 0 of 1").
      */
     @Test
     void aQueryWithoutATableRunsInTheDagShape() {
@@ -323,7 +324,10 @@ class EngineSelectionIT {
         hive.setEngine("mr");
         List<String> mr = sortedRows(generated, "job_local");
         hive.setEngine("datampi");
+        int before = hive.consoleText().length();
         assertEquals(mr, sortedRows(generated, ": Map 1 (1 tasks), Reducer 2 ("));
+        String console = hive.consoleText().substring(before);
+        assertFalse(console.contains("data-local"), "no locality where it means nothing:\n" + console);
     }
 
     /**
