@@ -17,7 +17,7 @@ import java.util.function.Function;
  * In this order:
  * <ol>
  * <li>a hostfile, when one is given (hive.datampi.hostfile, mpidrun -f): its hosts and slots;</li>
- * <li>else the Slurm allocation this process runs in (SLURM_JOB_ID set: inside salloc, sbatch or srun): its nodes
+ * <li>else the Slurm allocation this process runs in (SLURM_JOB_ID set: inside salloc or an sbatch script): its nodes
  * and tasks, which the MPI implementation's own Slurm support launches on, with no hostfile and no ssh;</li>
  * <li>else this machine: a slot per core.</li>
  * </ol>
@@ -29,7 +29,7 @@ public sealed interface Placement {
     /** How many hosts the ranks may run on. */
     int hosts();
 
-    /** Where the slots are, for messages: "the 6 slots of the hostfile F", "the 3 tasks of Slurm job 12 ...". */
+    /** Where the slots are, for messages: "the 6 slots of the hostfile F", "the 3 tasks of Slurm job 12 (...)". */
     String describe();
 
     /** Whether ranks may run on other hosts than this one (a status channel then listens on the network). */
@@ -100,9 +100,12 @@ public sealed interface Placement {
         }
     }
 
-    /** The placement for HOSTFILE (blank: none) in this process's environment. */
+    /**
+     * The placement for HOSTFILE (blank: none) in this process's environment. A hostfile is read each time (an admin
+     * may change it between stages); the Slurm allocation is the process's for its life, read once.
+     */
     static Placement of(String hostfile) {
-        return of(hostfile, System.getenv(), SlurmAllocation::scontrolHostnames);
+        return of(hostfile, System.getenv(), SlurmAllocation.CURRENT_NODES);
     }
 
     /** The same, with the environment and the expansion of Slurm's node lists given. */
@@ -119,8 +122,8 @@ public sealed interface Placement {
     }
 
     /**
-     * bin/mpidrun's view, {@code Placement [HOSTFILE [MPICH_FILE]]} (HOSTFILE empty: none): prints the slots and the
-     * hosts ("6 3") on the first line and {@link #describe()} on the second, and writes Hydra's form of a hostfile
+     * bin/mpidrun's view, {@code Placement [HOSTFILE [MPICH_FILE]]} (HOSTFILE empty: none): prints the slots, the
+     * hosts and whether ranks go across hosts ("6 3 true") on the first line and {@link #describe()} on the second, and writes Hydra's form of a hostfile
      * (MPICH's and Intel MPI's {@code host:N} lines) to MPICH_FILE when given. A hostfile that cannot be read or is
      * malformed, or a Slurm job whose variables do not add up, is an error naming it on standard error, exit status 2.
      */
@@ -134,7 +137,7 @@ public sealed interface Placement {
             if (args.length == 2 && placement instanceof OnHostfile onHostfile) {
                 Files.write(Path.of(args[1]), onHostfile.hostfile().mpichLines());
             }
-            System.out.println(placement.slots() + " " + placement.hosts());
+            System.out.println(placement.slots() + " " + placement.hosts() + " " + placement.acrossHosts());
             System.out.println(placement.describe());
         } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             System.err.println(e.getMessage());

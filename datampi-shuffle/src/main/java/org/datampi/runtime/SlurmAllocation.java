@@ -11,13 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Slurm allocation this process runs in (inside {@code salloc}, an {@code sbatch} script or an {@code srun} step):
+ * The Slurm allocation this process runs in (inside {@code salloc} or an {@code sbatch} script):
  * its nodes and how many tasks each may run, from the variables Slurm sets for a job. A rank runs per task, as
  * {@code srun} and the MPI implementations' own Slurm support (Open MPI's ras/plm slurm, Hydra's slurm bootstrap)
  * count them: {@code salloc -N 3} gives one per node, {@code salloc -N 3 --ntasks-per-node=2} two.
@@ -37,16 +38,23 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
     static final String TASKS_PER_NODE = "SLURM_TASKS_PER_NODE";
     private static final Pattern TASK_COUNT = Pattern.compile("(\\d+)(?:\\(x(\\d+)\\))?");
     private static final long SCONTROL_SECONDS = 30;
+    /**
+     * scontrol's expansion of this process's node list, done once per JVM: the environment it reads is the process's
+     * for its life (JVM-wide on purpose; every stage of a Hive session asks).
+     */
+    static final Function<String, List<String>> CURRENT_NODES = new Function<>() {
+        private final Map<String, List<String>> expanded = new ConcurrentHashMap<>();
+
+        @Override
+        public List<String> apply(String nodeList) {
+            return expanded.computeIfAbsent(nodeList, SlurmAllocation::scontrolHostnames);
+        }
+    };
 
     public SlurmAllocation {
         requireNonNull(jobId, "jobId is null");
         requireNonNull(nodeList, "nodeList is null");
         nodes = List.copyOf(nodes);
-    }
-
-    /** The allocation of this process's environment, its node list expanded by {@code scontrol}; empty outside one. */
-    public static Optional<SlurmAllocation> current(Map<String, String> environment) {
-        return of(environment, SlurmAllocation::scontrolHostnames);
     }
 
     /**
@@ -98,32 +106,35 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
         String value = environment.getOrDefault(name, "").trim();
         if (value.isEmpty()) {
             throw new IllegalArgumentException("Slurm job " + jobId + " (" + JOB_ID + ") but " + name + " is not "
-                    + "set: run inside the job's salloc, sbatch script or srun, which set it");
+                    + "set: run inside the job's salloc or sbatch script, which set it");
         }
         return value;
     }
 
     /**
      * {@code scontrol show hostnames NODE_LIST}: one node per line, in Slurm's order. (It expands the list locally,
-     * without asking the controller; its output goes through a file so that the wait has a deadline.)
+     * without asking the controller; its output goes through files so that the wait has a deadline, and its warnings
+     * are not taken for nodes.)
      */
     static List<String> scontrolHostnames(String nodeList) {
         Path output = null;
+        Path errors = null;
         try {
             output = Files.createTempFile("datampi-slurm-nodes", ".txt");
+            errors = Files.createTempFile("datampi-slurm-nodes", ".err");
             Process process = new ProcessBuilder("scontrol", "show", "hostnames", nodeList)
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+                    .redirectOutput(output.toFile()).redirectError(errors.toFile()).start();
             if (!process.waitFor(SCONTROL_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("scontrol show hostnames " + nodeList + " did not end within "
                         + SCONTROL_SECONDS + " s");
             }
-            List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
                 throw new IllegalArgumentException("scontrol show hostnames " + nodeList + " failed (exit "
-                        + process.exitValue() + "): " + String.join(" ", lines).strip());
+                        + process.exitValue() + "): " + Files.readString(errors, StandardCharsets.UTF_8).strip());
             }
-            return lines.stream().map(String::strip).filter(line -> !line.isEmpty()).toList();
+            return Files.readAllLines(output, StandardCharsets.UTF_8).stream().map(String::strip)
+                    .filter(line -> !line.isEmpty()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run Slurm's scontrol to expand " + NODE_LIST + "=" + nodeList
                     + " (is slurm-client installed and on the PATH?): " + e.getMessage(), e);
@@ -131,8 +142,10 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while expanding " + NODE_LIST + "=" + nodeList, e);
         } finally {
-            if (output != null) {
-                output.toFile().delete();
+            for (Path file : new Path[] {output, errors}) {
+                if (file != null) {
+                    file.toFile().delete();
+                }
             }
         }
     }

@@ -48,7 +48,10 @@ class PlacementTest {
         assertEquals("this machine's " + machine.slots() + " cores", machine.describe());
     }
 
-    /** bin/mpidrun's view: slots and distinct hosts, then where they are; Hydra's form of a hostfile where asked. */
+    /**
+     * bin/mpidrun's view: slots, distinct hosts and whether ranks go across hosts, then where they are; Hydra's form of
+     * a hostfile where asked.
+     */
     @Test
     void mpidrunGetsSlotsHostsAndHydrasForm() throws Exception {
         Path file = Files.writeString(dir.resolve("hosts"), "dmp1 slots=2\ndmp2:3\ndmp1\n");
@@ -56,7 +59,7 @@ class PlacementTest {
         Process main = java(file.toString(), mpich.toString());
 
         assertEquals(0, main.waitFor(), new String(main.getErrorStream().readAllBytes()));
-        assertEquals(List.of("6 2", "the 6 slots of the hostfile " + file),
+        assertEquals(List.of("6 2 true", "the 6 slots of the hostfile " + file),
                 new String(main.getInputStream().readAllBytes()).strip().lines().toList());
         assertEquals(List.of("dmp1:2", "dmp2:3", "dmp1:1"), Files.readAllLines(mpich));
     }

@@ -43,8 +43,8 @@ class SlurmAllocationTest {
     void variablesThatDoNotAddUpAreNamed() {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> SlurmAllocation.of(
                 Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "dmp[1-3]"), SCONTROL));
-        assertEquals("Slurm job 12 (SLURM_JOB_ID) but SLURM_TASKS_PER_NODE is not set: run inside the job's salloc, "
-                + "sbatch script or srun, which set it", missing.getMessage());
+        assertEquals("Slurm job 12 (SLURM_JOB_ID) but SLURM_TASKS_PER_NODE is not set: run inside the job's salloc or "
+                + "sbatch script, which set it", missing.getMessage());
         IllegalArgumentException counts = assertThrows(IllegalArgumentException.class, () -> SlurmAllocation.of(
                 Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "dmp[1-3]", "SLURM_TASKS_PER_NODE", "2(x2)"),
                 SCONTROL));

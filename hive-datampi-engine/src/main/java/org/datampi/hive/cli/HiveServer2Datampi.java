@@ -99,7 +99,8 @@ public final class HiveServer2Datampi {
             server.stop();
             stopped.countDown();
         }, "hiveserver2-datampi-stop"));
-        System.err.println("hiveserver2-datampi: HiveServer2 listens on jdbc:hive2://localhost:" + port
+        System.err.println("hiveserver2-datampi: HiveServer2 listens on jdbc:hive2://"
+                + serverConf.get("hive.server2.thrift.bind.host", "localhost") + ":" + port
                 + "/default (state " + state + ", log " + state.resolve("logs/hiveserver2-datampi.log") + ")");
         stopped.await();
     }

@@ -3,6 +3,7 @@ package org.datampi.hive.cli;
 import static java.util.Objects.requireNonNull;
 
 import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.hive.common.HiveInterruptUtils;
@@ -17,9 +18,10 @@ import sun.misc.SignalHandler;
  * with nothing of it committed); a second ends the shell (exit code 130; Hive's shutdown hook kills what still runs).
  *
  * <p>SIGTERM and SIGHUP while a statement runs end the shell (exit code 143 and 129, as the JVM's own handling gives)
- * after saying why and cancelling the statement the same way. Inside a Slurm job they are how Slurm ends the job
- * ({@code scancel}, its time limit: SIGTERM to every process of a batch job, SIGHUP from salloc to its command), and
- * the console names the job's end rather than leaving the user with the lost ranks Slurm stops at the same moment.
+ * after saying why and cancelling the statement the same way; the first one only (a second waits for the exit). Inside
+ * a Slurm job SIGTERM is how Slurm ends it ({@code scancel}, its time limit: to every process of a batch job; to
+ * salloc's command when salloc was given {@code --kill-command}), and the console names the job's end rather than
+ * leaving the user with the lost ranks Slurm stops at the same moment.
  *
  * <p>Between statements every signal keeps the handling it had before. Installed with {@code sun.misc.Signal} (module
  * jdk.unsupported), as Hive's CliDriver does. A shell started with a signal ignored (SIGINT in a script's background
@@ -34,6 +36,7 @@ final class StatementInterrupts implements AutoCloseable {
 
     private final PrintStream console;
     private final AtomicInteger presses = new AtomicInteger();
+    private final AtomicBoolean ending = new AtomicBoolean();
     private final SignalHandler previousInterrupt;
     private final SignalHandler previousTerminate;
     private final SignalHandler previousHangUp;
@@ -41,8 +44,19 @@ final class StatementInterrupts implements AutoCloseable {
     private StatementInterrupts(PrintStream console) {
         this.console = requireNonNull(console, "console is null");
         this.previousInterrupt = Signal.handle(INTERRUPT, signal -> interrupted());
-        this.previousTerminate = Signal.handle(TERMINATE, this::ended);
-        this.previousHangUp = Signal.handle(HANG_UP, this::ended);
+        SignalHandler terminate = null;
+        try {
+            terminate = Signal.handle(TERMINATE, this::ended);
+            this.previousHangUp = Signal.handle(HANG_UP, this::ended);
+        } catch (IllegalArgumentException e) {
+            // The JVM keeps these signals for itself (-Xrs): give back what was taken, and fail as before.
+            Signal.handle(INTERRUPT, previousInterrupt);
+            if (terminate != null) {
+                Signal.handle(TERMINATE, terminate);
+            }
+            throw e;
+        }
+        this.previousTerminate = terminate;
     }
 
     /** Takes SIGINT, SIGTERM and SIGHUP until {@link #close()}: for the statement about to run. */
@@ -62,6 +76,9 @@ final class StatementInterrupts implements AutoCloseable {
     }
 
     private void ended(Signal signal) {
+        if (!ending.compareAndSet(false, true)) {
+            return;
+        }
         console.println(endMessage(signal.getName(), System.getenv("SLURM_JOB_ID")));
         console.flush();
         cancelStatement();
@@ -70,7 +87,7 @@ final class StatementInterrupts implements AutoCloseable {
 
     /** What the console says when SIGNAL (TERM, HUP) ends the shell, inside Slurm job SLURM_JOB_ID (null: none). */
     static String endMessage(String signal, String slurmJobId) {
-        if (slurmJobId != null && !slurmJobId.isBlank()) {
+        if (signal.equals(TERMINATE.getName()) && slurmJobId != null && !slurmJobId.isBlank()) {
             return "datampi: Slurm is ending job " + slurmJobId.trim() + " (SIG" + signal + ": scancel, or the job's "
                     + "time limit); the running statement is cancelled and the shell ends";
         }

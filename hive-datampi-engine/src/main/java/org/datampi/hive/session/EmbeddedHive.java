@@ -18,7 +18,8 @@ import org.datampi.hive.plan.DataMPICompiler;
  * HIVE_CONF_DIR, first on bin/hive-datampi's classpath; a cluster's puts the warehouse in HDFS) and then --hiveconf.
  */
 public final class EmbeddedHive {
-    private static final String SITE_FILE = "hive-site.xml";
+    /** How Hadoop's and Hive's site files end (hive-site.xml, core-site.xml...), as the sources of their settings. */
+    private static final String SITE_FILES = "-site.xml";
 
     private EmbeddedHive() {
     }
@@ -33,13 +34,14 @@ public final class EmbeddedHive {
 
     /**
      * The embedded default's settings for the state directory that SITE (a HiveConf as Hive loaded it) does not take
-     * from a hive-site.xml: those a site's file sets are its own.
+     * from a site's file: those a hive-site.xml, core-site.xml or mapred-site.xml sets (in HIVE_CONF_DIR, first on
+     * the classpath) are the site's own.
      */
     public static Map<String, String> settingsUnder(HiveConf site, Path stateDir) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings(stateDir).forEach((key, value) -> {
             String[] sources = site.getPropertySources(key);
-            if (sources == null || Arrays.stream(sources).noneMatch(source -> source.endsWith(SITE_FILE))) {
+            if (sources == null || Arrays.stream(sources).noneMatch(source -> source.endsWith(SITE_FILES))) {
                 settings.put(key, value);
             }
         });
