@@ -37,11 +37,11 @@ final class StageLaunch {
         long startTimeout = DataMPISettings.startTimeoutSeconds(job);
         long stageTimeout = DataMPISettings.stageTimeoutSeconds(job);
         int groups = DataMPISettings.groupsMax(job);
-        MpidrunJob process = RankPools.submit(groupLaunch(job, plan), reuseRanks(job), groups, jobId, jobArguments,
-                () -> say.accept("datampi: job " + jobId + " waits for a free group of ranks: "
+        Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
+        MpidrunJob process = RankPools.submit(groupLaunch(job, plan, placement), reuseRanks(job), groups, jobId,
+                jobArguments, () -> say.accept("datampi: job " + jobId + " waits for a free group of ranks: "
                         + RankPools.allBusy(groups)),
                 stopped, stageTimeout);
-        Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
                 + (placement.acrossHosts() ? "; can every host be reached (" + placement.describe() + ")?" : ""));
         process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
@@ -49,7 +49,7 @@ final class StageLaunch {
     }
 
     /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */
-    private static GroupLaunch groupLaunch(JobConf job, JobPlan plan) {
+    private static GroupLaunch groupLaunch(JobConf job, JobPlan plan, Placement placement) {
         Path home = datampiHome();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
@@ -67,7 +67,7 @@ final class StageLaunch {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
-        return new GroupLaunch(command, Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, "")).acrossHosts());
+        return new GroupLaunch(command, placement.acrossHosts());
     }
 
     private static boolean reuseRanks(JobConf job) {
