@@ -238,11 +238,14 @@ public final class CommonProcess {
      * was its last rank here (another rank's directory in it keeps it).
      */
     private void leave(SpillFiles spillFiles, Path localDir) {
-        spillFiles.close();
         try {
-            Files.deleteIfExists(localDir.getParent());
-        } catch (IOException e) {
-            log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());
+            spillFiles.close();
+        } finally {
+            try {
+                Files.deleteIfExists(localDir.getParent());
+            } catch (IOException e) {
+                log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());
+            }
         }
     }
 

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.datampi.shuffle.merge.FileRunCursor;
@@ -19,14 +21,18 @@ import org.datampi.shuffle.pairs.PairFormat;
  * This process's spill directory: sorted runs written to local disk when received data outgrows its memory share.
  * The directory belongs to one rank of one job and is removed as a whole when the rank ends, even on failure. A run is
  * a new file (CREATE_NEW): a file or link already at its name is an error, never written through. It counts the runs
- * open for reading, so that the cap on them (mpid.merge.factor) can be checked. Thread-safe.
+ * open for reading, so that the cap on them (mpid.merge.factor) can be checked. Thread-safe: {@link #close} may come
+ * from another thread (a shutdown hook on SIGTERM) while a spill thread writes; a run is only ever created before the
+ * close takes its lock, so the delete that follows finds every file there is and nothing makes the directory again.
  */
 public final class SpillFiles implements AutoCloseable {
     private static final int WRITE_BUFFER_BYTES = 256 * 1024;
 
     private final Path directory;
     private final AtomicInteger sequence = new AtomicInteger();
-    private volatile boolean closed;
+    /** Creating a run (read lock, shared by writers) and closing the directory (write lock) exclude each other. */
+    private final ReadWriteLock closing = new ReentrantReadWriteLock();
+    private boolean closed;
     private int openReaders;
     private int mostOpenReaders;
 
@@ -40,12 +46,7 @@ public final class SpillFiles implements AutoCloseable {
 
     /** Writes the whole cursor as one sorted run for a partition; returns the run. */
     public SpilledRun write(int partition, RunCursor sortedPairs) {
-        if (closed) {
-            // Never made again once removed: it would lose the owner's mode and lock (RankDirectory).
-            throw new IllegalStateException("Spill directory " + directory + " is closed");
-        }
         try {
-            Files.createDirectories(directory);
             Path file = directory.resolve("partition-" + partition + "-run-" + sequence.getAndIncrement() + ".spill");
             long pairs = 0;
             long bytes = 0;
@@ -53,8 +54,7 @@ public final class SpillFiles implements AutoCloseable {
             // synchronized calls, a call per vint byte) cost the spill thread twice its disk time.
             byte[] buffer = new byte[WRITE_BUFFER_BYTES];
             int filled = 0;
-            try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (OutputStream out = create(file)) {
                 while (sortedPairs.next()) {
                     int size = PairFormat.serializedLength(sortedPairs.keyLength(), sortedPairs.valueLength());
                     if (size > buffer.length - filled) {
@@ -76,6 +76,24 @@ public final class SpillFiles implements AutoCloseable {
             return new SpilledRun(file, bytes, pairs);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot spill partition " + partition + " to " + directory, e);
+        }
+    }
+
+    /**
+     * A new run's file, unless the directory is closed. A run created before the close is deleted with the directory
+     * (its writer goes on writing to the unlinked file until it ends).
+     */
+    private OutputStream create(Path file) throws IOException {
+        closing.readLock().lock();
+        try {
+            if (closed) {
+                // Never made again once removed: it would lose the owner's mode and lock (RankDirectory).
+                throw new IllegalStateException("Spill directory " + directory + " is closed");
+            }
+            Files.createDirectories(directory);
+            return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } finally {
+            closing.readLock().unlock();
         }
     }
 
@@ -105,7 +123,12 @@ public final class SpillFiles implements AutoCloseable {
     /** Deletes the directory and everything in it. */
     @Override
     public void close() {
-        closed = true;
+        closing.writeLock().lock();
+        try {
+            closed = true;
+        } finally {
+            closing.writeLock().unlock();
+        }
         if (Files.exists(directory) && !FileUtil.fullyDelete(directory.toFile())) {
             throw new UncheckedIOException(new IOException("Cannot delete spill directory " + directory));
         }

@@ -295,7 +295,7 @@ class ClusterSimIT {
         for (int host = 1; host <= HOSTS; host++) {
             String name = "dmp" + host;
             Result found = cluster.exec("left-" + name, name, "bash", "-c",
-                    "ls -d /tmp/datampi-*/datampi-* 2>/dev/null; true");
+                    "ls -d /tmp/datampi-*/datampi-* /tmp/datampi-*/datampi-*/rank-* 2>/dev/null; true");
             found.output().lines().filter(line -> !line.isBlank()).forEach(line -> left.add(name + ": " + line));
         }
         return left;
