@@ -3,6 +3,7 @@ package org.datampi.runtime;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -188,8 +189,8 @@ public final class CommonProcess {
         }
         RankShuffle shuffle = new RankShuffle(transport, launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> abort.abort(failure, leave));
-        log.info("Rank {} of {} starts job {} ({}): {} O tasks, {} A tasks, {}", rank, size, launch.jobId(), mpiLibrary,
-                launch.oTasks(), launch.aTasks(), settings);
+        log.info("Rank {} of {} starts job {} ({}): {} O tasks, {} A tasks, {}, heap {}", rank, size, launch.jobId(),
+                mpiLibrary, launch.oTasks(), launch.aTasks(), settings, heapOption());
         try {
             shuffle.start();
             setUpJob(program, localDir.resolve("job-files"), scheduler, shuffle.engine()::checkHealthy);
@@ -247,6 +248,13 @@ public final class CommonProcess {
                 log.debug("Job directory {} is still in use by another rank on this host", localDir.getParent());
             }
         }
+    }
+
+    /** The JVM's -Xmx as mpidrun gave it (its --heap), for the rank's log: what an admin sized the rank to. */
+    private static String heapOption() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(argument -> argument.startsWith("-Xmx")).reduce((first, last) -> last)
+                .orElse("the JVM's default");
     }
 
     /** Rank 0's report of the job's progress: to the job runner, and a line on the console for people. */

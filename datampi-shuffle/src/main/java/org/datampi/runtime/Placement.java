@@ -32,6 +32,11 @@ public sealed interface Placement {
     /** Where the slots are, for messages: "the 6 slots of the hostfile F", "the 3 tasks of Slurm job 12 (...)". */
     String describe();
 
+    /** The memory a rank may use, where the placement limits it: a Slurm task's share of its job's memory. */
+    default Optional<SlurmAllocation.TaskMemory> memoryPerRank() {
+        return Optional.empty();
+    }
+
     /** Whether ranks may run on other hosts than this one (a status channel then listens on the network). */
     default boolean acrossHosts() {
         return !(this instanceof ThisMachine);
@@ -68,6 +73,11 @@ public sealed interface Placement {
         @Override
         public int slots() {
             return allocation.tasks();
+        }
+
+        @Override
+        public Optional<SlurmAllocation.TaskMemory> memoryPerRank() {
+            return allocation.memoryPerTask();
         }
 
         @Override

@@ -28,14 +28,22 @@ import java.util.regex.Pattern;
  * define. The tasks per node ({@code 2(x3),1}: a count, repeated) has no such command; {@link #tasksPerNode} reads
  * that one form, as Open MPI's Slurm support does.
  *
+ * <p>The job's memory, when it asked for some ({@code --mem-per-cpu}, {@code --mem}), is a task's share of it: what a
+ * rank on that task may use, heap and all ({@link TaskMemory}).
+ *
  * @param jobId SLURM_JOB_ID
  * @param nodeList SLURM_JOB_NODELIST as Slurm wrote it, for messages
  * @param nodes each node with its tasks, in Slurm's order
+ * @param memoryPerTask a task's share of the job's memory; empty when the job did not ask for memory
  */
-public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host> nodes) {
+public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host> nodes,
+        Optional<TaskMemory> memoryPerTask) {
     static final String JOB_ID = "SLURM_JOB_ID";
     static final String NODE_LIST = "SLURM_JOB_NODELIST";
     static final String TASKS_PER_NODE = "SLURM_TASKS_PER_NODE";
+    static final String MEM_PER_CPU = "SLURM_MEM_PER_CPU";
+    static final String MEM_PER_NODE = "SLURM_MEM_PER_NODE";
+    static final String CPUS_PER_TASK = "SLURM_CPUS_PER_TASK";
     private static final Pattern TASK_COUNT = Pattern.compile("(\\d+)(?:\\(x(\\d+)\\))?");
     private static final long SCONTROL_SECONDS = 30;
     /**
@@ -55,6 +63,33 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
         requireNonNull(jobId, "jobId is null");
         requireNonNull(nodeList, "nodeList is null");
         nodes = List.copyOf(nodes);
+        requireNonNull(memoryPerTask, "memoryPerTask is null");
+    }
+
+    /**
+     * The memory a task of the job may use (Slurm's limit on it, where its cgroups enforce one), and where that
+     * figure comes from, for messages. A rank's JVM needs more than its heap (metaspace, code, thread stacks,
+     * direct buffers, MPI's own): its heap may take {@link #HEAP_SHARE} of the task's memory.
+     */
+    public record TaskMemory(long megabytes, String jobId, String source) {
+        /** The heap's share of a task's memory: a quarter stays for what the JVM and MPI use beside the heap. */
+        public static final double HEAP_SHARE = 0.75;
+
+        public TaskMemory {
+            requireNonNull(jobId, "jobId is null");
+            requireNonNull(source, "source is null");
+        }
+
+        /** The largest heap that fits a task's memory. */
+        public long largestHeapMegabytes() {
+            return (long) (megabytes * HEAP_SHARE);
+        }
+
+        /** "the 2048 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=2048 x 1 CPU per task)". */
+        @Override
+        public String toString() {
+            return "the " + megabytes + " MB per task of Slurm job " + jobId + " (" + source + ")";
+        }
     }
 
     /**
@@ -78,7 +113,43 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
         for (int i = 0; i < names.size(); i++) {
             nodes.add(new Hostfile.Host(names.get(i), tasks.get(i)));
         }
-        return Optional.of(new SlurmAllocation(jobId, nodeList, nodes));
+        return Optional.of(new SlurmAllocation(jobId, nodeList, nodes, memoryPerTask(environment, jobId, tasks)));
+    }
+
+    /**
+     * A task's memory: SLURM_MEM_PER_CPU (salloc/sbatch --mem-per-cpu) times its CPUs (SLURM_CPUS_PER_TASK, -c; else
+     * one), or SLURM_MEM_PER_NODE (--mem) shared by the most tasks any node runs; both in megabytes. --mem=0 (a
+     * node's whole memory) and no memory asked for say nothing of a task's share.
+     */
+    private static Optional<TaskMemory> memoryPerTask(Map<String, String> environment, String jobId,
+            List<Integer> tasks) {
+        long perCpu = megabytes(environment, MEM_PER_CPU, jobId);
+        if (perCpu > 0) {
+            long cpus = Math.max(1, megabytes(environment, CPUS_PER_TASK, jobId));
+            return Optional.of(new TaskMemory(perCpu * cpus, jobId, MEM_PER_CPU + "=" + perCpu + " x " + cpus + " CPU"
+                    + (cpus == 1 ? "" : "s") + " per task"));
+        }
+        long perNode = megabytes(environment, MEM_PER_NODE, jobId);
+        if (perNode > 0) {
+            int mostTasks = tasks.stream().mapToInt(Integer::intValue).max().orElse(1);
+            return Optional.of(new TaskMemory(perNode / mostTasks, jobId, MEM_PER_NODE + "=" + perNode + " over "
+                    + mostTasks + " task" + (mostTasks == 1 ? "" : "s") + " of a node"));
+        }
+        return Optional.empty();
+    }
+
+    /** A whole number Slurm set (0 when unset). */
+    private static long megabytes(Map<String, String> environment, String name, String jobId) {
+        String value = environment.getOrDefault(name, "").trim();
+        if (value.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Slurm job " + jobId + ": " + name + "='" + value
+                    + "' is not a whole number", e);
+        }
     }
 
     public int tasks() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,5 +56,42 @@ class SlurmAllocationTest {
         assertTrue(form.getMessage().startsWith("SLURM_TASKS_PER_NODE='2(x3),many' is not Slurm's form"),
                 form.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SlurmAllocation.tasksPerNode("0(x3)"));
+    }
+
+    /**
+     * A task's share of the job's memory: --mem-per-cpu times the task's CPUs, or --mem shared by the most tasks a node
+     * runs; none when the job asked for no memory, or for a node's whole memory (--mem=0).
+     */
+    @Test
+    void aTaskGetsItsShareOfTheJobsMemory() {
+        Map<String, String> job = Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST", "n[07-08],gpu1",
+                "SLURM_TASKS_PER_NODE", "4(x2),1");
+        assertEquals(Optional.empty(), SlurmAllocation.of(job, SCONTROL).orElseThrow().memoryPerTask());
+        SlurmAllocation.TaskMemory perCpu = memory(job, Map.of("SLURM_MEM_PER_CPU", "1500", "SLURM_CPUS_PER_TASK",
+                "2"));
+        assertEquals(3000, perCpu.megabytes());
+        assertEquals(2250, perCpu.largestHeapMegabytes());
+        assertEquals("the 3000 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=1500 x 2 CPUs per task)",
+                perCpu.toString());
+        assertEquals(1024, memory(job, Map.of("SLURM_MEM_PER_CPU", "1024")).megabytes(), "one CPU per task");
+        SlurmAllocation.TaskMemory perNode = memory(job, Map.of("SLURM_MEM_PER_NODE", "8000"));
+        assertEquals(2000, perNode.megabytes(), "the node with four tasks shares its memory four ways");
+        assertEquals("the 2000 MB per task of Slurm job 12 (SLURM_MEM_PER_NODE=8000 over 4 tasks of a node)",
+                perNode.toString());
+        assertEquals(Optional.empty(), SlurmAllocation.of(with(job, Map.of("SLURM_MEM_PER_NODE", "0")), SCONTROL)
+                .orElseThrow().memoryPerTask(), "--mem=0: all of a node's memory, whatever that is");
+        IllegalArgumentException form = assertThrows(IllegalArgumentException.class,
+                () -> SlurmAllocation.of(with(job, Map.of("SLURM_MEM_PER_CPU", "2G")), SCONTROL));
+        assertEquals("Slurm job 12: SLURM_MEM_PER_CPU='2G' is not a whole number", form.getMessage());
+    }
+
+    private static SlurmAllocation.TaskMemory memory(Map<String, String> job, Map<String, String> memory) {
+        return SlurmAllocation.of(with(job, memory), SCONTROL).orElseThrow().memoryPerTask().orElseThrow();
+    }
+
+    private static Map<String, String> with(Map<String, String> job, Map<String, String> more) {
+        Map<String, String> environment = new HashMap<>(job);
+        environment.putAll(more);
+        return environment;
     }
 }

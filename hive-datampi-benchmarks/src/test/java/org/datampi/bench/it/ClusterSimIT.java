@@ -138,15 +138,16 @@ class ClusterSimIT {
      * Under Slurm, as an HPC user runs Hive: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi -f FILE} on dmp1,
      * with the site's settings only (the cluster's hive-site.xml in HIVE_CONF_DIR) and no hostfile. A stage's ranks
      * are the allocation's six tasks, two on each node, started through Slurm (each other node's slurmd launched a step
-     * of the job: Open MPI's daemons, by srun); a GROUP BY and a join give Hive on MR's rows. A stage asking for more
-     * ranks than an allocation has is refused naming it.
+     * of the job: Open MPI's daemons, by srun); a GROUP BY and a join give Hive on MR's rows. The job's memory per
+     * task (--mem-per-cpu=1536) sizes each rank's heap (3/4 of it, 1152m). A stage asking for more ranks than an
+     * allocation has, or for a heap larger than its tasks' memory allows, is refused naming it.
      */
     @Test
     void inASlurmAllocationTheRanksRunOnItsNodesEqualToMapReduce() throws Exception {
         List<String> queries = List.of("SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page",
                 "SELECT p.site, count(*), max(v.id) FROM visits v JOIN pages p ON v.page = p.page GROUP BY p.site");
-        Script slurm = cluster.salloc("slurm-salloc", List.of("-N", "3", "--ntasks-per-node=2", "--time=10"), Map.of(),
-                queries);
+        Script slurm = cluster.salloc("slurm-salloc", List.of("-N", "3", "--ntasks-per-node=2", "--mem-per-cpu=1536",
+                "--time=10"), Map.of(), queries);
         assertEquals(0, slurm.exit(), "the queries run inside the allocation:\n" + slurm.console());
         Matcher job = Pattern.compile("salloc: Granted job allocation (\\d+)").matcher(slurm.console());
         assertTrue(job.find(), "salloc granted an allocation:\n" + slurm.console());
@@ -159,8 +160,10 @@ class ClusterSimIT {
                     "launch task StepId=" + job.group(1) + "\\.", "logs/slurmd.log");
             assertEquals(0, launched.exit(), "dmp" + host + "'s slurmd launched a step of job " + job.group(1) + ":\n"
                     + launched.output());
-            Result rankLogs = cluster.exec("slurm-logs-dmp" + host, "dmp" + host, "bash", "-c", "ls " + logs.group(1));
-            assertEquals(0, rankLogs.exit(), "dmp" + host + " keeps its ranks' logs:\n" + rankLogs.output());
+            Result rankLogs = cluster.exec("slurm-logs-dmp" + host, "dmp" + host, "bash", "-c", "grep -c 'starts job "
+                    + ".* heap -Xmx1152m' " + logs.group(1) + "/rank-*.log");
+            assertEquals(0, rankLogs.exit(), "dmp" + host + " keeps the logs of its ranks, whose heap fits a task's "
+                    + "memory:\n" + rankLogs.output());
         }
         Script mr = cluster.hiveScript("slurm-mr", "mr", Map.of(), Map.of(), queries);
         assertEquals(0, mr.exit(), "the queries on MR:\n" + SimulatedCluster.tail(mr.console()));
@@ -168,11 +171,20 @@ class ClusterSimIT {
         assertEquals(sorted(mr.rows().lines().toList()), sorted(slurm.rows().lines().toList()),
                 "datampi's rows in the allocation equal MR's");
 
-        Script refused = cluster.salloc("slurm-refused", List.of("-N", "3", "--time=10"),
-                Map.of("hive.datampi.processes", "4"), queries.subList(0, 1));
-        assertTrue(refused.exit() != 0, "the query fails:\n" + refused.console());
+        // Both refusals in one shell (hive.cli.errors.ignore: the script goes on after a failed statement). The
+        // heap is refused at its SET and not kept: the query after it runs on the fitted heap.
+        Script refused = cluster.salloc("slurm-refused", List.of("-N", "3", "--mem-per-cpu=1536", "--time=10"),
+                Map.of("hive.cli.errors.ignore", "true"), List.of("SET hive.datampi.processes=4", queries.get(0),
+                        "SET hive.datampi.processes=", "SET hive.datampi.heap=2g", queries.get(0)));
+        // The first query's rows have four columns, the second's three.
+        assertEquals(sorted(slurm.rows().lines().filter(row -> row.split("\t").length == 4).toList()),
+                sorted(refused.rows().lines().toList()), "only the query after the refused SET runs:\n"
+                        + refused.console());
         assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.processes=4 is more than the 3 tasks of Slurm job "
                 + "\\d+ \\(3 nodes dmp\\[1-3\\]; .*"), "the error names the allocation:\n" + refused.console());
+        assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.heap=2g does not fit the 1536 MB per task of Slurm "
+                + "job \\d+ \\(SLURM_MEM_PER_CPU=1536 x 1 CPU per task\\).*"), "the heap's error names the job's "
+                + "memory:\n" + refused.console());
     }
 
     /**

@@ -54,7 +54,10 @@ final class StageLaunch {
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
                 Integer.toString(plan.slots())));
-        addIfSet(command, "--heap", job.get(DataMPISettings.HEAP));
+        // Unset, mpidrun's default heap (DATAMPI_HEAP), unless the placement limits a rank's memory (Slurm).
+        if (!job.getTrimmed(DataMPISettings.HEAP, "").isEmpty() || placement.memoryPerRank().isPresent()) {
+            command.addAll(List.of("--heap", DataMPISettings.heapMegabytes(job, placement) + "m"));
+        }
         addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
         addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
         if (JobPlan.oversubscribe(job)) {

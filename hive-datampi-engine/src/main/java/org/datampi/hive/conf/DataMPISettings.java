@@ -5,12 +5,15 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.datampi.runtime.Placement;
+import org.datampi.runtime.SlurmAllocation.TaskMemory;
 
 /**
  * The hive.datampi.* settings of a session (hive-site.xml or SET). Their defaults are the code's (each key's doc
@@ -27,7 +30,10 @@ public final class DataMPISettings {
     public static final String SEND_QUEUE = "hive.datampi.sendqueue";
     /** At most this many ranks per stage (unset: the hostfile's slots, else this machine's cores). */
     public static final String PROCESSES = "hive.datampi.processes";
-    /** Heap of each rank's JVM (mpidrun's default, 2g). */
+    /**
+     * Heap of each rank's JVM (mpidrun's default, 2g; in a Slurm job that asked for memory, at most 3/4 of a task's
+     * share: {@link #heapMegabytes(Configuration, Placement)}).
+     */
     public static final String HEAP = "hive.datampi.heap";
     /**
      * The largest heap a session may give its ranks (unset: no cap): an administrator's, set in hive-site.xml and
@@ -76,6 +82,8 @@ public final class DataMPISettings {
      */
     public static final String CONCURRENT_VERTICES = "hive.datampi.dag.concurrent.vertices";
 
+    /** Below this, a heap lowered to fit a Slurm task's memory is refused rather than run out of memory. */
+    private static final long SMALLEST_DEFAULT_HEAP_MB = 512;
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
@@ -172,12 +180,37 @@ public final class DataMPISettings {
         }
     }
 
+    /** {@link #heapMegabytes(Configuration, Placement)} where the stage's ranks go (hive.datampi.hostfile, Slurm). */
+    public static long heapMegabytes(Configuration conf) {
+        return heapMegabytes(conf, Placement.of(conf.getTrimmed(HOSTFILE, "")));
+    }
+
     /**
      * The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; mpidrun's default 2g), within
-     * the administrator's {@link #HEAP_MAX} when set.
+     * the administrator's {@link #HEAP_MAX} when set. Where PLACEMENT limits a rank's memory (a Slurm job that asked
+     * for memory per CPU or node, which its cgroups may enforce by killing the task), the heap must leave a quarter of
+     * it for the JVM's and MPI's other memory: unset, the default is lowered to fit; set larger, it is refused naming
+     * the job and its memory, rather than a rank killed mid-query.
      */
-    public static long heapMegabytes(Configuration conf) {
+    public static long heapMegabytes(Configuration conf, Placement placement) {
+        Optional<TaskMemory> memory = placement.memoryPerRank();
+        boolean requested = !valueOf(conf, HEAP, "").isEmpty();
         long heap = megabytes(conf, HEAP, "2g");
+        if (memory.isPresent() && heap > memory.get().largestHeapMegabytes()) {
+            TaskMemory task = memory.get();
+            if (requested) {
+                throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, "2g") + " does not fit " + task
+                        + ": a rank's JVM needs a third more than its heap (metaspace, thread stacks, MPI's buffers); "
+                        + "set " + HEAP + " to at most " + task.largestHeapMegabytes() + "m, or ask Slurm for more "
+                        + "memory per task (salloc/sbatch --mem-per-cpu or --mem)");
+            }
+            heap = task.largestHeapMegabytes();
+            if (heap < SMALLEST_DEFAULT_HEAP_MB) {
+                throw new IllegalArgumentException("A rank does not fit " + task + ": its heap would be " + heap
+                        + "m; ask Slurm for at least " + (long) Math.ceil(SMALLEST_DEFAULT_HEAP_MB
+                        / TaskMemory.HEAP_SHARE) + " MB per task (salloc/sbatch --mem-per-cpu or --mem)");
+            }
+        }
         String cap = valueOf(conf, HEAP_MAX, "");
         if (!cap.isEmpty() && heap > megabytes(conf, HEAP_MAX, cap)) {
             throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, "2g") + " is more than " + HEAP_MAX

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
 import org.datampi.hive.conf.DataMPISettings.PlanShape;
+import org.datampi.runtime.Placement;
 import org.junit.jupiter.api.Test;
 
 class DataMPISettingsTest {
@@ -120,5 +123,43 @@ class DataMPISettingsTest {
                 + "rank's heap", error.getMessage());
         conf.unset(DataMPISettings.HEAP);
         assertEquals(2048, DataMPISettings.heapMegabytes(conf), "the default 2g is within the cap");
+    }
+
+    /**
+     * In a Slurm job that asked for memory, a rank's heap leaves a quarter of a task's memory to the rest of its JVM:
+     * the default is lowered to fit, a larger heap asked for is refused naming the job and its memory, and a task too
+     * small for any rank is refused too. Without a memory limit, nothing changes.
+     */
+    @Test
+    void inASlurmJobTheHeapFitsATasksMemory() {
+        Placement limited = slurmJob(Map.of("SLURM_MEM_PER_CPU", "1536"));
+        Configuration conf = new Configuration(false);
+        assertEquals(1152, DataMPISettings.heapMegabytes(conf, limited), "the default, lowered to 3/4 of 1536 MB");
+        conf.set(DataMPISettings.HEAP, "1g");
+        assertEquals(1024, DataMPISettings.heapMegabytes(conf, limited));
+        conf.set(DataMPISettings.HEAP, "2g");
+        IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.heapMegabytes(conf, limited));
+        assertEquals("hive.datampi.heap=2g does not fit the 1536 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=1536 "
+                + "x 1 CPU per task): a rank's JVM needs a third more than its heap (metaspace, thread stacks, MPI's "
+                + "buffers); set hive.datampi.heap to at most 1152m, or ask Slurm for more memory per task "
+                + "(salloc/sbatch --mem-per-cpu or --mem)", tooLarge.getMessage());
+        assertEquals(2048, DataMPISettings.heapMegabytes(conf, slurmJob(Map.of())), "no memory asked for");
+        conf.unset(DataMPISettings.HEAP);
+        assertEquals(2048, DataMPISettings.heapMegabytes(conf, slurmJob(Map.of("SLURM_MEM_PER_NODE", "16000"))),
+                "8000 MB for each of two tasks: the default fits");
+        IllegalArgumentException tooSmall = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.heapMegabytes(conf, slurmJob(Map.of("SLURM_MEM_PER_CPU", "600"))));
+        assertEquals("A rank does not fit the 600 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=600 x 1 CPU per "
+                + "task): its heap would be 450m; ask Slurm for at least 683 MB per task (salloc/sbatch --mem-per-cpu "
+                + "or --mem)", tooSmall.getMessage());
+    }
+
+    /** Slurm job 12 on dmp1 and dmp2, two tasks each, with MEMORY's variables. */
+    private static Placement slurmJob(Map<String, String> memory) {
+        Map<String, String> environment = new HashMap<>(Map.of("SLURM_JOB_ID", "12", "SLURM_JOB_NODELIST",
+                "dmp[1-2]", "SLURM_TASKS_PER_NODE", "2(x2)"));
+        environment.putAll(memory);
+        return Placement.of("", environment, nodeList -> List.of("dmp1", "dmp2"));
     }
 }
