@@ -558,9 +558,14 @@ class ClusterSimIT {
         return end < 0 ? path : path.substring(0, end);
     }
 
+    /**
+     * TPC-H across hosts over ORC: the fifteen queries that ClusterSimIntelMpiIT does not run there, so that between
+     * the two MPIs all 22 run across hosts (and TpchAnswersIT runs all 22 in both shapes on one machine).
+     */
     @Test
     void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
-        cluster.assertTpchAnswersAsDuckDb("orc", IntStream.rangeClosed(1, 22).boxed().toList());
+        cluster.assertTpchAnswersAsDuckDb("orc", IntStream.rangeClosed(1, 22).boxed()
+                .filter(query -> !ClusterSimIntelMpiIT.QUERIES.contains(query)).toList());
     }
 
     private List<String> assertSameRowsAsMr(String name, String setup, String query) throws Exception {

@@ -49,14 +49,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 0.01. One Hive session for all. All 99 run over the flat tables; over the partitioned ones (the seven fact tables by
  * their date key, some 12,000 partitions of one small file each) the queries of {@code tpcds.partitioned.queries}
  * (default {@value #PARTITIONED_QUERIES}: star joins whose date filters dynamic partition pruning turns into a few
- * partitions of each fact table, and inventory), since a query there that prunes nothing reads every partition (all
+ * partitions of each fact table, and inventory; q20, q98's template over catalog_sales, is left to the full run, so that
+ * CI loads no partitioned catalog_sales, some 1,800 partitions), since a query there that prunes nothing reads every partition (all
  * 99 take 15 minutes at this scale); {@code mvn verify -Dit.test=TpcdsAnswersIT -Dtpcds.partitioned.queries=1-99}
  * runs all of them. The partitioned database holds the tables those queries read.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpcdsAnswersIT {
     private static final String SCALE = "0.01";
-    static final String PARTITIONED_QUERIES = "3,7,19,20,21,22,42,52,55,68,73,98";
+    static final String PARTITIONED_QUERIES = "3,7,19,21,22,42,52,55,68,73,98";
     private static final Pattern DAG_STAGE = Pattern.compile("datampi: Stage-\\d+ job_datampi\\S+: Map \\d+ \\(");
     private static final Pattern SUMMARY = Pattern.compile("(?m)^Task Execution Summary$");
     private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
