@@ -44,6 +44,7 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
     static final String MEM_PER_CPU = "SLURM_MEM_PER_CPU";
     static final String MEM_PER_NODE = "SLURM_MEM_PER_NODE";
     static final String CPUS_PER_TASK = "SLURM_CPUS_PER_TASK";
+    static final String CPUS_PER_NODE = "SLURM_JOB_CPUS_PER_NODE";
     private static final Pattern TASK_COUNT = Pattern.compile("(\\d+)(?:\\(x(\\d+)\\))?");
     private static final long SCONTROL_SECONDS = 30;
     /**
@@ -117,17 +118,35 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
     }
 
     /**
-     * A task's memory: SLURM_MEM_PER_CPU (salloc/sbatch --mem-per-cpu) times its CPUs (SLURM_CPUS_PER_TASK, -c; else
-     * one), or SLURM_MEM_PER_NODE (--mem) shared by the most tasks any node runs; both in megabytes. --mem=0 (a
-     * node's whole memory) and no memory asked for say nothing of a task's share.
+     * A task's memory, on the node where a task gets least: SLURM_MEM_PER_CPU (salloc/sbatch --mem-per-cpu) times the
+     * CPUs Slurm gave the job on a node (SLURM_JOB_CPUS_PER_NODE: more than tasks times -c with whole cores,
+     * --exclusive, or -N without -n) over that node's tasks; without the CPUs per node, times SLURM_CPUS_PER_TASK (-c;
+     * else one). Or SLURM_MEM_PER_NODE (--mem) over the most tasks a node runs. Both in megabytes. --mem=0 (a node's
+     * whole memory) and no memory asked for say nothing of a task's share.
      */
     private static Optional<TaskMemory> memoryPerTask(Map<String, String> environment, String jobId,
             List<Integer> tasks) {
         long perCpu = megabytes(environment, MEM_PER_CPU, jobId);
         if (perCpu > 0) {
-            long cpus = Math.max(1, megabytes(environment, CPUS_PER_TASK, jobId));
-            return Optional.of(new TaskMemory(perCpu * cpus, jobId, MEM_PER_CPU + "=" + perCpu + " x " + cpus + " CPU"
-                    + (cpus == 1 ? "" : "s") + " per task"));
+            String cpusPerNode = environment.getOrDefault(CPUS_PER_NODE, "").trim();
+            List<Integer> cpus = cpusPerNode.isEmpty() ? List.of() : tasksPerNode(cpusPerNode);
+            if (cpus.size() == tasks.size()) {
+                int least = 0;
+                for (int node = 1; node < tasks.size(); node++) {
+                    if ((long) cpus.get(node) * tasks.get(least) < (long) cpus.get(least) * tasks.get(node)) {
+                        least = node;
+                    }
+                }
+                int nodeCpus = cpus.get(least);
+                int nodeTasks = tasks.get(least);
+                String share = nodeCpus % nodeTasks == 0 ? cpuCount(nodeCpus / nodeTasks) + " per task"
+                        : cpuCount(nodeCpus) + " of a node over its " + nodeTasks + " tasks";
+                return Optional.of(new TaskMemory(perCpu * nodeCpus / nodeTasks, jobId, MEM_PER_CPU + "=" + perCpu
+                        + " x " + share));
+            }
+            long cpusPerTask = Math.max(1, megabytes(environment, CPUS_PER_TASK, jobId));
+            return Optional.of(new TaskMemory(perCpu * cpusPerTask, jobId, MEM_PER_CPU + "=" + perCpu + " x "
+                    + cpuCount(cpusPerTask) + " per task"));
         }
         long perNode = megabytes(environment, MEM_PER_NODE, jobId);
         if (perNode > 0) {
@@ -136,6 +155,10 @@ public record SlurmAllocation(String jobId, String nodeList, List<Hostfile.Host>
                     + mostTasks + " task" + (mostTasks == 1 ? "" : "s") + " of a node"));
         }
         return Optional.empty();
+    }
+
+    private static String cpuCount(long cpus) {
+        return cpus + " CPU" + (cpus == 1 ? "" : "s");
     }
 
     /** A whole number Slurm set (0 when unset). */

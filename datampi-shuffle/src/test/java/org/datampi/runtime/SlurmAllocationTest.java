@@ -74,6 +74,16 @@ class SlurmAllocationTest {
         assertEquals("the 3000 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=1500 x 2 CPUs per task)",
                 perCpu.toString());
         assertEquals(1024, memory(job, Map.of("SLURM_MEM_PER_CPU", "1024")).megabytes(), "one CPU per task");
+        // Whole nodes (--exclusive; -N without -n): every CPU of a node is the job's, shared by the node's tasks;
+        // the node whose tasks get least counts.
+        SlurmAllocation.TaskMemory wholeNodes = memory(job, Map.of("SLURM_MEM_PER_CPU", "600",
+                "SLURM_JOB_CPUS_PER_NODE", "32(x2),8"));
+        assertEquals(4800, wholeNodes.megabytes());
+        assertEquals("the 4800 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=600 x 8 CPUs per task)",
+                wholeNodes.toString());
+        assertEquals("the 1050 MB per task of Slurm job 12 (SLURM_MEM_PER_CPU=600 x 7 CPUs of a node over its 4 "
+                + "tasks)", memory(job, Map.of("SLURM_MEM_PER_CPU", "600", "SLURM_JOB_CPUS_PER_NODE", "7(x2),4"))
+                        .toString());
         SlurmAllocation.TaskMemory perNode = memory(job, Map.of("SLURM_MEM_PER_NODE", "8000"));
         assertEquals(2000, perNode.megabytes(), "the node with four tasks shares its memory four ways");
         assertEquals("the 2000 MB per task of Slurm job 12 (SLURM_MEM_PER_NODE=8000 over 4 tasks of a node)",

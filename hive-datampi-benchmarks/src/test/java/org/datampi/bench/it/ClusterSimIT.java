@@ -175,16 +175,17 @@ class ClusterSimIT {
         // heap is refused at its SET and not kept: the query after it runs on the fitted heap.
         Script refused = cluster.salloc("slurm-refused", List.of("-N", "3", "--mem-per-cpu=1536", "--time=10"),
                 Map.of("hive.cli.errors.ignore", "true"), List.of("SET hive.datampi.processes=4", queries.get(0),
-                        "SET hive.datampi.processes=", "SET hive.datampi.heap=2g", queries.get(0)));
+                        "SET hive.datampi.processes=", "SET hive.datampi.heap=4g", queries.get(0)));
         // The first query's rows have four columns, the second's three.
         assertEquals(sorted(slurm.rows().lines().filter(row -> row.split("\t").length == 4).toList()),
                 sorted(refused.rows().lines().toList()), "only the query after the refused SET runs:\n"
                         + refused.console());
         assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.processes=4 is more than the 3 tasks of Slurm job "
                 + "\\d+ \\(3 nodes dmp\\[1-3\\]; .*"), "the error names the allocation:\n" + refused.console());
-        assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.heap=2g does not fit the 1536 MB per task of Slurm "
-                + "job \\d+ \\(SLURM_MEM_PER_CPU=1536 x 1 CPU per task\\).*"), "the heap's error names the job's "
-                + "memory:\n" + refused.console());
+        // (A task of salloc -N 3 has 1536 MB per CPU it was given: one, or a node's two.)
+        assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.heap=4g does not fit the \\d+ MB per task of Slurm "
+                + "job \\d+ \\(SLURM_MEM_PER_CPU=1536 x .*"), "the heap's error names the job's memory:\n"
+                + refused.console());
     }
 
     /**

@@ -54,10 +54,8 @@ final class StageLaunch {
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/mpidrun").toString(), "-mode", "COM",
                 "--serve", "--idle-seconds", Integer.toString(RankPool.IDLE_SECONDS), "-np",
                 Integer.toString(plan.slots())));
-        // Unset, mpidrun's default heap (DATAMPI_HEAP), unless the placement limits a rank's memory (Slurm).
-        if (!job.getTrimmed(DataMPISettings.HEAP, "").isEmpty() || placement.memoryPerRank().isPresent()) {
-            command.addAll(List.of("--heap", DataMPISettings.heapMegabytes(job, placement) + "m"));
-        }
+        // Always given: the heap DagBuilder sized Tez's task memory by (mpidrun's own default is for runs by hand).
+        command.addAll(List.of("--heap", DataMPISettings.heapMegabytes(job, placement) + "m"));
         addIfSet(command, "--mpi", job.get(DataMPISettings.MPI));
         addIfSet(command, "-f", job.get(DataMPISettings.HOSTFILE));
         if (JobPlan.oversubscribe(job)) {

@@ -31,7 +31,7 @@ public final class DataMPISettings {
     /** At most this many ranks per stage (unset: the hostfile's slots, else this machine's cores). */
     public static final String PROCESSES = "hive.datampi.processes";
     /**
-     * Heap of each rank's JVM (mpidrun's default, 2g; in a Slurm job that asked for memory, at most 3/4 of a task's
+     * Heap of each rank's JVM ({@value #DEFAULT_HEAP}; in a Slurm job that asked for memory, at most 3/4 of a task's
      * share: {@link #heapMegabytes(Configuration, Placement)}).
      */
     public static final String HEAP = "hive.datampi.heap";
@@ -82,6 +82,8 @@ public final class DataMPISettings {
      */
     public static final String CONCURRENT_VERTICES = "hive.datampi.dag.concurrent.vertices";
 
+    /** A rank's heap when hive.datampi.heap is unset (and nothing lowers it). */
+    public static final String DEFAULT_HEAP = "2g";
     /** Below this, a heap lowered to fit a Slurm task's memory is refused rather than run out of memory. */
     private static final long SMALLEST_DEFAULT_HEAP_MB = 512;
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
@@ -180,29 +182,52 @@ public final class DataMPISettings {
         }
     }
 
-    /** {@link #heapMegabytes(Configuration, Placement)} where the stage's ranks go (hive.datampi.hostfile, Slurm). */
+    /**
+     * {@link #heapMegabytes(Configuration, Placement)} where the stage's ranks go (hive.datampi.hostfile, Slurm). When
+     * that cannot be told yet (a hostfile that cannot be read, Slurm's scontrol failing), the heap is checked as if
+     * nothing limited a rank's memory: the placement's own error is the hostfile's check's, or the stage's, to give.
+     */
     public static long heapMegabytes(Configuration conf) {
-        return heapMegabytes(conf, Placement.of(conf.getTrimmed(HOSTFILE, "")));
+        Optional<TaskMemory> memory;
+        try {
+            memory = Placement.of(conf.getTrimmed(HOSTFILE, "")).memoryPerRank();
+        } catch (RuntimeException e) {
+            memory = Optional.empty();
+        }
+        return heapMegabytes(conf, memory);
     }
 
     /**
-     * The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; mpidrun's default 2g), within
-     * the administrator's {@link #HEAP_MAX} when set. Where PLACEMENT limits a rank's memory (a Slurm job that asked
-     * for memory per CPU or node, which its cgroups may enforce by killing the task), the heap must leave a quarter of
-     * it for the JVM's and MPI's other memory: unset, the default is lowered to fit; set larger, it is refused naming
-     * the job and its memory, rather than a rank killed mid-query.
+     * The ranks' heap in megabytes: hive.datampi.heap as the JVM takes it (768m, 2g; unset, {@value #DEFAULT_HEAP}),
+     * within the administrator's {@link #HEAP_MAX} when set. Where PLACEMENT limits a rank's memory (a Slurm job that
+     * asked for memory per CPU or node, which its cgroups may enforce by killing the task), the heap must leave a
+     * quarter of it for the JVM's and MPI's other memory: a heap set larger is refused naming the job and its memory,
+     * rather than a rank killed mid-query. Unset, the heap is the default lowered to what fits (the task's memory, the
+     * cap). Hive's side passes this heap to every group it starts (StageLaunch) and sizes Tez's task memory by it
+     * (DagBuilder): one number for both.
      */
     public static long heapMegabytes(Configuration conf, Placement placement) {
-        Optional<TaskMemory> memory = placement.memoryPerRank();
+        return heapMegabytes(conf, placement.memoryPerRank());
+    }
+
+    private static long heapMegabytes(Configuration conf, Optional<TaskMemory> memory) {
         boolean requested = !valueOf(conf, HEAP, "").isEmpty();
-        long heap = megabytes(conf, HEAP, "2g");
+        long heap = megabytes(conf, HEAP, DEFAULT_HEAP);
+        String cap = valueOf(conf, HEAP_MAX, "");
+        if (!cap.isEmpty() && heap > megabytes(conf, HEAP_MAX, cap)) {
+            if (requested) {
+                throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, DEFAULT_HEAP) + " is more than "
+                        + HEAP_MAX + "=" + cap + ", the administrator's cap on a rank's heap");
+            }
+            heap = megabytes(conf, HEAP_MAX, cap);
+        }
         if (memory.isPresent() && heap > memory.get().largestHeapMegabytes()) {
             TaskMemory task = memory.get();
             if (requested) {
-                throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, "2g") + " does not fit " + task
-                        + ": a rank's JVM needs a third more than its heap (metaspace, thread stacks, MPI's buffers); "
-                        + "set " + HEAP + " to at most " + task.largestHeapMegabytes() + "m, or ask Slurm for more "
-                        + "memory per task (salloc/sbatch --mem-per-cpu or --mem)");
+                throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, DEFAULT_HEAP) + " does not fit "
+                        + task + ": a rank's JVM needs a third more than its heap (metaspace, thread stacks, MPI's "
+                        + "buffers); set " + HEAP + " to at most " + task.largestHeapMegabytes() + "m, or ask Slurm "
+                        + "for more memory per task (salloc/sbatch --mem-per-cpu or --mem)");
             }
             heap = task.largestHeapMegabytes();
             if (heap < SMALLEST_DEFAULT_HEAP_MB) {
@@ -210,11 +235,6 @@ public final class DataMPISettings {
                         + "m; ask Slurm for at least " + (long) Math.ceil(SMALLEST_DEFAULT_HEAP_MB
                         / TaskMemory.HEAP_SHARE) + " MB per task (salloc/sbatch --mem-per-cpu or --mem)");
             }
-        }
-        String cap = valueOf(conf, HEAP_MAX, "");
-        if (!cap.isEmpty() && heap > megabytes(conf, HEAP_MAX, cap)) {
-            throw new IllegalArgumentException(HEAP + "=" + valueOf(conf, HEAP, "2g") + " is more than " + HEAP_MAX
-                    + "=" + cap + ", the administrator's cap on a rank's heap");
         }
         return heap;
     }

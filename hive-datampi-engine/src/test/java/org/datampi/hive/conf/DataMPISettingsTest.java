@@ -123,6 +123,8 @@ class DataMPISettingsTest {
                 + "rank's heap", error.getMessage());
         conf.unset(DataMPISettings.HEAP);
         assertEquals(2048, DataMPISettings.heapMegabytes(conf), "the default 2g is within the cap");
+        conf.set(DataMPISettings.HEAP_MAX, "1g");
+        assertEquals(1024, DataMPISettings.heapMegabytes(conf), "unset, the heap is lowered to the cap");
     }
 
     /**
