@@ -51,15 +51,42 @@ hive_conf_classpath() {
   fi
 }
 
+# ensure_tpch_database SCALE FORMAT [--bucketed] [--warehouse DIR]: the database bin/tpch-load makes for SCALE and
+# FORMAT, generated and loaded when it is missing or not completely loaded (tpch-load marks a database complete after
+# its last table: datampi.tpch.loaded, in tpch-queries/ddl). Generating resumes where it stopped (tpch-gen writes only
+# the files that are missing). The data's directory: $TPCH_DATA, else state/tpch-data/sf<SCALE>.
+ensure_tpch_database() {
+  local scale="$1" format="$2"; shift 2
+  local bucketed=() warehouse=() db_scale database description data
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --bucketed) bucketed=(--bucketed); shift ;;
+      --warehouse) warehouse=(--warehouse "$2"); shift 2 ;;
+      *) echo "ensure_tpch_database: unknown option '$1'" >&2; return 2 ;;
+    esac
+  done
+  db_scale="${scale//./_}"
+  database="tpch_sf${db_scale}_${format}${bucketed:+_bucketed}"
+  data="${TPCH_DATA:-${HIVE_DATAMPI_STATE:-$DATAMPI_HOME/state}/tpch-data/sf${db_scale}}"
+  description="$("$DATAMPI_HOME/bin/hive-datampi" "${warehouse[@]}" -e "DESCRIBE DATABASE EXTENDED $database" \
+    2>/dev/null || true)"
+  if [[ "$description" != *"datampi.tpch.loaded=complete"* ]]; then
+    echo "database $database is missing or not completely loaded: generating and loading scale $scale" >&2
+    "$DATAMPI_HOME/bin/tpch-gen" --scale "$scale" --out "$data"
+    "$DATAMPI_HOME/bin/tpch-load" --scale "$scale" --data "$data" --format "$format" "${bucketed[@]}" "${warehouse[@]}"
+  fi
+}
+
 # bench_java CLASS ARGS...: runs a class of hive-datampi-benchmarks with Hive's settings and logging. With
 # "--engine tez" or "--engine tez-yarn" among the arguments, Tez's runtime joins the classpath (only then: it brings a log4j 1.x
-# implementation that must stay out of the datampi paths).
+# implementation that must stay out of the datampi paths). BENCH_CLASSPATH, when set, joins it too (Hive's JDBC
+# driver for bin/hs2-bench).
 bench_java() {
   local class="$1"; shift
   local jar classpath heap="${HIVE_DATAMPI_HEAP:-4g}" arg previous="" conf
   jar="$(ls "$DATAMPI_HOME"/hive-datampi-benchmarks/target/hive-datampi-benchmarks-*.jar | head -1)"
   conf="$(hive_conf_classpath)" || exit 2
-  classpath="$conf:$jar:$DATAMPI_HOME/hive-datampi-benchmarks/target/lib/*"
+  classpath="$conf:$jar:$DATAMPI_HOME/hive-datampi-benchmarks/target/lib/*${BENCH_CLASSPATH:+:$BENCH_CLASSPATH}"
   for arg in "$@"; do
     [[ "$previous" == --engine && "$arg" == tez* ]] && classpath="$classpath:$DATAMPI_HOME/hive-datampi-benchmarks/target/tez-lib/*"
     previous="$arg"

@@ -105,7 +105,7 @@ public final class BenchmarkDriver {
     }
 
     /** Writes the report into the file's section, the chart (if any) into benchmarks/SECTION.png beside it. */
-    static void record(Path file, String section, String command, String settings, String body,
+    public static void record(Path file, String section, String command, String settings, String body,
             String ratios, Optional<Path> chart) throws IOException {
         String image = "\n";
         if (chart.isPresent()) {
@@ -129,7 +129,7 @@ public final class BenchmarkDriver {
     }
 
     /** "8g", "6144m" or "6144" (megabytes). */
-    static long megabytes(String size) {
+    public static long megabytes(String size) {
         String value = size.trim().toLowerCase(Locale.ROOT);
         try {
             if (value.endsWith("g")) {

@@ -11,14 +11,14 @@ import java.util.stream.Stream;
  * The peak resident memory of a process and every process it started (for datampi: mpirun and the rank JVMs),
  * sampled from /proc every {@value #SAMPLE_MILLIS} ms while the process runs.
  */
-final class PeakMemory implements AutoCloseable {
+public final class PeakMemory implements AutoCloseable {
     private static final long SAMPLE_MILLIS = 200;
 
     private final ProcessHandle root;
     private final AtomicLong peakKilobytes = new AtomicLong();
     private final Thread sampler;
 
-    PeakMemory(ProcessHandle root) {
+    public PeakMemory(ProcessHandle root) {
         this.root = root;
         this.sampler = new Thread(this::sample, "peak-memory");
         sampler.setDaemon(true);
@@ -48,7 +48,7 @@ final class PeakMemory implements AutoCloseable {
         }
     }
 
-    long peakMegabytes() {
+    public long peakMegabytes() {
         return peakKilobytes.get() / 1024;
     }
 

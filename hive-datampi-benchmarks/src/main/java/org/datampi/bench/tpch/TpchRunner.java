@@ -47,7 +47,7 @@ public final class TpchRunner {
     }
 
     /** The database bin/tpch-load made for SCALE, FORMAT and LAYOUT (flat or bucketed). */
-    static String database(String scale, String format, String layout) {
+    public static String database(String scale, String format, String layout) {
         String flat = "tpch_sf" + scale.replace('.', '_') + "_" + format;
         return switch (layout) {
             case "flat" -> flat;
@@ -58,7 +58,7 @@ public final class TpchRunner {
     }
 
     /** "1-22", "3", "1,6,14", "1-5,9". */
-    static List<Integer> parseQueries(String spec) {
+    public static List<Integer> parseQueries(String spec) {
         List<Integer> queries = new ArrayList<>();
         for (String part : spec.split(",")) {
             String[] range = part.trim().split("-");

@@ -1,0 +1,53 @@
+package org.datampi.bench.hs2;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/** The tables and ratio lines of bin/hs2-bench's report, from each engine's runs (one client first). */
+final class ConcurrencyReport {
+    private ConcurrencyReport() {
+    }
+
+    /**
+     * A table per engine, a row per client count: time, queries per minute, the concurrency factor, latency p50, p95
+     * and max over every query, SHORT_QUERY's p95 under load over its p95 alone, errors, groups started, peak memory.
+     */
+    static String markdown(Map<String, List<ClientRun>> results, String shortQuery) {
+        StringBuilder text = new StringBuilder();
+        results.forEach((engine, runs) -> {
+            ClientRun alone = runs.get(0);
+            text.append("**").append(engine).append("**\n\n")
+                    .append("| clients | time (s) | queries/min | concurrency factor | p50 (s) | p95 (s) | max (s) | ")
+                    .append(shortQuery).append(" p95 / alone | errors | groups of ranks started | peak memory (MB) |\n")
+                    .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (ClientRun run : runs) {
+                text.append(String.format(Locale.ROOT,
+                        "| %d | %.1f | %.1f | %.2f | %s | %s | %s | %s | %d | %d | %,d |%n", run.clients(),
+                        run.wallSeconds(), run.queriesPerMinute(), run.concurrencyFactor(alone),
+                        ClientRun.seconds(run.percentile(50, null)), ClientRun.seconds(run.percentile(95, null)),
+                        ClientRun.seconds(run.percentile(100, null)), ratio(run.percentile(95, shortQuery),
+                                alone.percentile(95, shortQuery)), run.errors(), run.groupsStarted(),
+                        run.peakMegabytes()));
+            }
+            text.append('\n');
+        });
+        return text.toString();
+    }
+
+    /** {@code datampi_concurrency_factor_at_4=0.83}: a line per engine and client count above one. */
+    static List<String> factorLines(Map<String, List<ClientRun>> results) {
+        List<String> lines = new ArrayList<>();
+        results.forEach((engine, runs) -> runs.stream().filter(run -> run.clients() > 1).forEach(run ->
+                lines.add(String.format(Locale.ROOT, "%s_concurrency_factor_at_%d=%.2f", engine, run.clients(),
+                        run.concurrencyFactor(runs.get(0))))));
+        return lines;
+    }
+
+    private static String ratio(OptionalDouble loaded, OptionalDouble alone) {
+        return loaded.isPresent() && alone.isPresent() && alone.getAsDouble() > 0
+                ? String.format(Locale.ROOT, "%.2f", loaded.getAsDouble() / alone.getAsDouble()) : "-";
+    }
+}

@@ -1,0 +1,173 @@
+package org.datampi.bench.hs2;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.datampi.bench.harness.BenchmarkDriver;
+import org.datampi.bench.harness.EngineBaseline;
+import org.datampi.bench.harness.PeakMemory;
+import org.datampi.bench.harness.RunnerOptions;
+import org.datampi.bench.harness.TaskBudget;
+import org.datampi.bench.harness.WorkloadRunner;
+import org.datampi.bench.tpch.TpchQuery;
+import org.datampi.bench.tpch.TpchRunner;
+
+/**
+ * bin/hs2-bench: many users of one HiveServer2 at once. For each engine, starts HiveServer2 (bin/hiveserver2-datampi)
+ * with the engine's settings within the {@link TaskBudget}, runs the TPC-H query set with one JDBC client (the
+ * reference answers and times), then with each larger number of clients at once, every client a session of its own
+ * running the whole set ROUNDS times ({@link ClientLoop}); every answer is checked against the one client's. Writes
+ * {@code OUT/ENGINE/queries.csv} (every query every client ran), {@code OUT/summary.md} (per engine and client
+ * count: time, queries per minute, the concurrency factor, latency percentiles, a short query's latency under load
+ * against alone, errors, groups of ranks started, peak memory) and prints {@code <engine>_concurrency_factor_at_<N>=X}.
+ *
+ * <p>Every client runs the same set the same number of times (rounds, not a duration), so that the factor compares
+ * equal work: N clients' total time over N times one client's ({@link ClientRun#concurrencyFactor}). datampi runs one
+ * group of ranks at a time (hive.datampi.groups.max=1, unless --hiveconf says otherwise): the budget's ranks are one
+ * group, and a second would take memory and cores beyond what the other engines get.
+ */
+public final class Hs2Bench {
+    private static final String USAGE = "Hs2Bench --engines datampi --clients 1,2,4 --rounds R --scale SF --format "
+            + "orc --queries 1-22 --heap SIZE --procs P --out DIR --command TEXT [--record FILE --section NAME] "
+            + "[--hiveconf KEY=VALUE]...";
+    /** TPC-H's short query, whose latency under load the issue bounds (3 times alone). */
+    private static final String SHORT_QUERY = "q6";
+    private static final List<String> ENGINES = List.of("datampi", "datampi-mr");
+
+    private Hs2Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path home = WorkloadRunner.home();
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--engines", "--clients", "--rounds",
+                "--scale", "--format", "--queries", "--heap", "--procs", "--out", "--command", "--record",
+                "--section"), Map.of("--engines", "datampi", "--clients", "1,2,4", "--rounds", "1", "--queries",
+                "1-22", "--format", "orc"));
+        List<String> engines = Arrays.asList(options.get("--engines").split(","));
+        for (String engine : engines) {
+            if (!ENGINES.contains(EngineBaseline.checked(engine))) {
+                throw new IllegalArgumentException("hs2-bench runs " + ENGINES + " so far; " + engine
+                        + " under HiveServer2 (a Tez session pool sized like datampi's groups) is not built yet");
+            }
+        }
+        TreeSet<Integer> clientCounts = new TreeSet<>(List.of(1));
+        for (String count : options.get("--clients").split(",")) {
+            int clients = Integer.parseInt(count.trim());
+            if (clients < 1) {
+                throw new IllegalArgumentException("--clients must be whole numbers of 1 or more, got " + count);
+            }
+            clientCounts.add(clients);
+        }
+        int rounds = options.getInt("--rounds");
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be 1 or more, got " + rounds);
+        }
+        String scale = options.get("--scale");
+        List<TpchQuery> queries = new ArrayList<>();
+        for (int number : TpchRunner.parseQueries(options.get("--queries"))) {
+            queries.add(TpchQuery.load(home.resolve("tpch-queries"), number, Double.parseDouble(scale)));
+        }
+        String database = TpchRunner.database(scale, options.get("--format"), "flat");
+        TaskBudget budget = new TaskBudget(options.getInt("--procs"),
+                BenchmarkDriver.megabytes(options.get("--heap")));
+        Path out = Files.createDirectories(Path.of(options.get("--out")));
+
+        Map<String, List<ClientRun>> results = new LinkedHashMap<>();
+        for (String engine : engines) {
+            Path engineOut = Files.createDirectories(out.resolve(engine));
+            try (EngineBaseline baseline = EngineBaseline.start(engine, budget, engineOut)) {
+                Map<String, String> settings = new LinkedHashMap<>(baseline.settings());
+                settings.put("hive.datampi.groups.max", "1");
+                settings.putAll(options.hiveconf());
+                System.err.println("hs2-bench: " + engine + ": starting HiveServer2 (" + budget.describe(engine)
+                        + ")");
+                try (HiveServer2Process server = HiveServer2Process.start(home, settings,
+                        budget.clientHeapMb(engine), engineOut.resolve("hiveserver2.console"),
+                        Path.of(WorkloadRunner.defaultStateDir(), "logs", "hiveserver2-datampi.log"))) {
+                    results.put(engine, runAll(server, database, queries, rounds, clientCounts, engine));
+                }
+            }
+            List<String> csv = new ArrayList<>(List.of(QueryRun.CSV_HEADER));
+            results.get(engine).forEach(run -> run.queries().forEach(query -> csv.add(query.toCsv())));
+            Files.write(engineOut.resolve("queries.csv"), csv, StandardCharsets.UTF_8);
+        }
+
+        String title = String.format(Locale.ROOT, "HiveServer2 with %s clients at once, TPC-H scale %s, %s, %d "
+                + "round%s of %d queries per client", clientCounts, scale, options.get("--format"), rounds,
+                rounds == 1 ? "" : "s", queries.size());
+        String settings = String.format(Locale.ROOT, "Every engine had %,d MB of heap in all and at most %d Hive "
+                + "task%s at once:%n", budget.heapMb(), budget.tasks(), budget.tasks() == 1 ? "" : "s")
+                + engines.stream().map(engine -> "\n- " + budget.describe(engine)).reduce("", String::concat);
+        String body = ConcurrencyReport.markdown(results, SHORT_QUERY);
+        String factors = "```\n" + String.join("\n", ConcurrencyReport.factorLines(results)) + "\n```\n";
+        Files.writeString(out.resolve("summary.md"), "# " + title + "\n\n" + settings + "\n\n" + body + "\n"
+                + factors, StandardCharsets.UTF_8);
+        System.out.println(body);
+        System.out.print(factors);
+        System.out.println("hs2-bench: report in " + out.resolve("summary.md"));
+        if (options.find("--record").isPresent()) {
+            BenchmarkDriver.record(Path.of(options.get("--record")), options.get("--section"),
+                    options.get("--command"), settings, "**" + title + "**\n\n" + body, factors, Optional.empty());
+        }
+        boolean failed = results.values().stream().flatMap(List::stream).anyMatch(run -> run.errors() > 0);
+        System.exit(failed ? 1 : 0);
+    }
+
+    /** One client first (its answers are the reference), then each larger count. */
+    private static List<ClientRun> runAll(HiveServer2Process server, String database, List<TpchQuery> queries,
+            int rounds, TreeSet<Integer> clientCounts, String engine) throws Exception {
+        // An untimed query first, so that no timed one pays for the server's first compile (its JIT, the metastore's
+        // caches). Each run still starts its group of ranks: a group ends when the last session that used it closes.
+        new ClientLoop(server.url(database), queries.subList(0, 1), 1, 1, 0, System.nanoTime(), null,
+                new ConcurrentHashMap<>()).call();
+        Map<String, List<String>> reference = new ConcurrentHashMap<>();
+        List<ClientRun> runs = new ArrayList<>();
+        for (int clients : clientCounts) {
+            // The single client's rows are the reference; a larger run compares with them and keeps its own apart.
+            ClientRun run = clients == 1 ? run(server, database, queries, rounds, clients, null, reference)
+                    : run(server, database, queries, rounds, clients, Map.copyOf(reference),
+                            new ConcurrentHashMap<>());
+            System.err.printf(Locale.ROOT, "hs2-bench: %s, %d client%s: %.1f s, %.1f queries/min, %d error%s%n",
+                    engine, clients, clients == 1 ? "" : "s", run.wallSeconds(), run.queriesPerMinute(), run.errors(),
+                    run.errors() == 1 ? "" : "s");
+            runs.add(run);
+        }
+        return runs;
+    }
+
+    private static ClientRun run(HiveServer2Process server, String database, List<TpchQuery> queries, int rounds,
+            int clients, Map<String, List<String>> expected, Map<String, List<String>> answers) throws Exception {
+        int groupsBefore = server.groupsStarted();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<QueryRun> all = new ArrayList<>();
+        long peak;
+        try (PeakMemory memory = new PeakMemory(server.handle())) {
+            long start = System.nanoTime();
+            List<Future<List<QueryRun>>> futures = new ArrayList<>();
+            for (int client = 0; client < clients; client++) {
+                futures.add(pool.submit(new ClientLoop(server.url(database), queries, rounds, clients, client, start,
+                        expected, answers)));
+            }
+            for (Future<List<QueryRun>> future : futures) {
+                all.addAll(future.get());
+            }
+            peak = memory.peakMegabytes();
+        } finally {
+            pool.shutdownNow();
+        }
+        return new ClientRun(clients, all, server.groupsStarted() - groupsBefore, peak);
+    }
+}
