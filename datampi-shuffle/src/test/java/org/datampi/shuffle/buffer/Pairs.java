@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 
 import org.datampi.shuffle.merge.RunCursor;
 import org.datampi.shuffle.pairs.BytesComparator;
+import org.datampi.shuffle.pairs.PairFormat;
 
 /** Test helpers: random raw pairs, and pairs read back from cursors as comparable strings. */
 public final class Pairs {
@@ -59,5 +60,16 @@ public final class Pairs {
                     cursor.valueOffset(), cursor.valueLength()));
         }
         return pairs;
+    }
+
+    /** The pairs in the spill format (a run, as SpillFiles writes it), in the order given. */
+    public static byte[] serialized(List<byte[][]> pairs) {
+        int size = pairs.stream().mapToInt(pair -> PairFormat.serializedLength(pair[0].length, pair[1].length)).sum();
+        byte[] run = new byte[size];
+        int at = 0;
+        for (byte[][] pair : pairs) {
+            at = PairFormat.write(run, at, pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);
+        }
+        return run;
     }
 }

@@ -31,7 +31,7 @@ class FileRunCursorTest {
         pairs.add(1_000, new byte[][] {filled(70_000, 3), filled(5, 4)});
         pairs.add(2_000, new byte[][] {filled(10, 5), filled(300_000, 6)});
         pairs.addAll(Pairs.random(8, 3_000, 40));
-        byte[] run = unsorted(pairs);
+        byte[] run = Pairs.serialized(pairs);
 
         SpilledRun spilled = new SpillFiles(temp).write(0, new MemoryRunCursor(run, run.length));
         assertEquals(pairs.size(), spilled.pairs());
@@ -57,7 +57,7 @@ class FileRunCursorTest {
             pairs.add(new byte[][] {filled(200, 3), filled(300, 4)});
             pairs.add(new byte[][] {filled(1, 5), filled(0, 0)});
             assertEquals(end, PairFormat.serializedLength(1, end - 5));
-            assertEquals(pairs.stream().map(Pairs::text).toList(), read(write("edge-" + end, unsorted(pairs))));
+            assertEquals(pairs.stream().map(Pairs::text).toList(), read(write("edge-" + end, Pairs.serialized(pairs))));
         }
     }
 
@@ -78,7 +78,7 @@ class FileRunCursorTest {
 
     @Test
     void aFileCutInsideAPairsLengthsIsAnError() throws Exception {
-        byte[] run = unsorted(List.<byte[][]>of(new byte[][] {filled(3, 1), filled(3, 2)},
+        byte[] run = Pairs.serialized(List.<byte[][]>of(new byte[][] {filled(3, 1), filled(3, 2)},
                 new byte[][] {filled(300, 3), filled(3, 4)}));
         // The first pair (8 bytes) and the first byte of the second one's three-byte key length.
         Path file = write("cut-header", Arrays.copyOf(run, 9));
@@ -90,7 +90,7 @@ class FileRunCursorTest {
 
     @Test
     void aFileThatEndsInsideAPairIsAnErrorNamingIt() throws Exception {
-        byte[] run = unsorted(List.<byte[][]>of(new byte[][] {filled(100, 1), filled(100, 2)},
+        byte[] run = Pairs.serialized(List.<byte[][]>of(new byte[][] {filled(100, 1), filled(100, 2)},
                 new byte[][] {filled(100, 3), filled(100, 4)}));
         Path file = temp.resolve("cut.spill");
         Files.write(file, Arrays.copyOf(run, run.length - 10));
@@ -123,16 +123,5 @@ class FileRunCursorTest {
         byte[] bytes = new byte[length];
         Arrays.fill(bytes, (byte) value);
         return bytes;
-    }
-
-    /** The pairs in the spill format, in the order given (the cursor does not look at the order). */
-    private static byte[] unsorted(List<byte[][]> pairs) {
-        int size = pairs.stream().mapToInt(pair -> PairFormat.serializedLength(pair[0].length, pair[1].length)).sum();
-        byte[] run = new byte[size];
-        int at = 0;
-        for (byte[][] pair : pairs) {
-            at = PairFormat.write(run, at, pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);
-        }
-        return run;
     }
 }

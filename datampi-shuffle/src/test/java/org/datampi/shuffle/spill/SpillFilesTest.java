@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.datampi.shuffle.buffer.Pairs;
 import org.datampi.shuffle.merge.MemoryRunCursor;
-import org.datampi.shuffle.pairs.PairFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +31,7 @@ class SpillFilesTest {
      */
     @Test
     void closingWhileAnotherThreadSpillsLeavesNoDirectory() throws Exception {
-        byte[] run = run(Pairs.random(11, 200, 30));
+        byte[] run = Pairs.serialized(Pairs.random(11, 200, 30));
         List<Path> left = new ArrayList<>();
         for (int round = 0; round < 200; round++) {
             Path directory = temp.resolve("rank-" + round);
@@ -65,15 +64,5 @@ class SpillFilesTest {
             assertThrows(IllegalStateException.class, () -> spills.write(0, new MemoryRunCursor(run, run.length)));
         }
         assertEquals(List.of(), left, "directories left behind");
-    }
-
-    private static byte[] run(List<byte[][]> pairs) {
-        int length = pairs.stream().mapToInt(pair -> PairFormat.serializedLength(pair[0].length, pair[1].length)).sum();
-        byte[] run = new byte[length];
-        int offset = 0;
-        for (byte[][] pair : pairs) {
-            offset = PairFormat.write(run, offset, pair[0], 0, pair[0].length, pair[1], 0, pair[1].length);
-        }
-        return run;
     }
 }
