@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
 import org.junit.jupiter.api.AfterAll;
@@ -19,12 +21,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A compute host lost in the middle of an INSERT OVERWRITE on three simulated hosts (Open MPI): its ranks killed, or
- * its network taken down. With a retry (the default), killed ranks cost the stage a second attempt and the query
+ * A compute host lost in the middle of an INSERT OVERWRITE on three simulated hosts (Open MPI): its ranks killed (in a
+ * Slurm allocation: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi}, no hostfile), or its network taken down. With a retry (the default), killed ranks cost the stage a second attempt and the query
  * succeeds. Without retries (hive.datampi.stage.retries=0: a retry on the same hosts would wait for the one that is
  * down), the stage must end within 30 s of the fault with an error that names the lost host, the
  * target table must keep its rows, no rank may be left on any host once the host is back, and the next query, with
- * that host left out of the hostfile, must succeed.
+ * that host left out of the hostfile, must succeed. In the allocation, mpidrun's sweep of the lost ranks' directories
+ * reaches every node of it (through Slurm, as the ranks were started).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterFailureIT {
@@ -46,7 +49,7 @@ class ClusterFailureIT {
     @BeforeAll
     void up() throws Exception {
         cluster = SimulatedCluster.up(3, "openmpi", SimulatedCluster.HOME.resolve(
-                "hive-datampi-benchmarks/target/it-cluster-failure"));
+                "hive-datampi-benchmarks/target/it-cluster-failure"), "--slurm");
         Result tables = cluster.hive("tables", "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
                 + "pos % 97) AS page FROM (SELECT posexplode(split(space(299999), ' '))) t; "
                 + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n; "
@@ -62,8 +65,13 @@ class ClusterFailureIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ranks killed", "network down"})
     void aLostHostEndsTheStageAndTheNextQueryRunsWithoutIt(String fault) throws Exception {
-        Path log = cluster.logs().resolve("slow-insert-" + fault.replace(' ', '-') + ".log");
-        Process insert = startSlowInsert(log, "SET hive.datampi.stage.retries=0; " + SLOW_INSERT.formatted("target"));
+        String name = "slow-insert-" + fault.replace(' ', '-');
+        Path log = cluster.logs().resolve(name + ".log");
+        String statements = "SET hive.datampi.stage.retries=0; " + SLOW_INSERT.formatted("target");
+        Process insert = fault.equals("ranks killed")
+                ? cluster.sallocInBackground(name, List.of("-N", "3", "--ntasks-per-node=2", "--time=10"),
+                        List.of(("SET hive.execution.engine=datampi; " + SMALL_SPLITS + statements).split(";\\s*")))
+                : startSlowInsert(log, statements);
         try {
             injectAndCheck(fault, log, insert);
         } finally {
@@ -159,6 +167,9 @@ class ClusterFailureIT {
             assertTrue(noRankDirectoriesWithin(host, 30), "no rank's local directory is left on " + host + ": "
                     + rankDirectoriesOn(host) + "\n" + sweepsSeenFrom(host));
         }
+        if (fault.equals("ranks killed")) {
+            assertSweptEveryNode(output);
+        }
         Result target = cluster.hive("target-after-" + fault.replace(' ', '-'), "SELECT * FROM target;");
         assertEquals(List.of("before\t0"), target.output().lines().filter(line -> line.contains("\t")).toList(),
                 "the target table keeps its rows:\n" + target.output());
@@ -169,6 +180,26 @@ class ClusterFailureIT {
                 + "SELECT count(DISTINCT page) FROM visits;");
         assertEquals(0, next.exit(), "the next query runs on the other hosts:\n" + next.output());
         assertTrue(next.output().lines().anyMatch(line -> line.equals("97")), next.output());
+    }
+
+    /**
+     * The failed job's sweep (its log directory's sweep.log, on dmp1 where mpidrun ran) reached every node of the
+     * allocation, and on dmp3 removed the killed ranks' directories: a rank that does not end itself cleans nothing.
+     */
+    private void assertSweptEveryNode(String console) throws Exception {
+        Matcher logs = Pattern.compile("datampi: rank logs in (\\S+) ").matcher(console);
+        assertTrue(logs.find(), "the console names the ranks' log directory:\n" + console);
+        String sweep = "";
+        for (int i = 0; i < 30 && !sweep.contains("swept"); i++) {
+            TimeUnit.SECONDS.sleep(1);
+            sweep = cluster.exec("sweep-log", "dmp1", "bash", "-c", "cat " + logs.group(1) + "/sweep.log; true")
+                    .output();
+        }
+        for (String host : List.of("dmp1", "dmp2", "dmp3")) {
+            assertTrue(sweep.contains("datampi: " + host + ": removed "), "the sweep reached " + host + ":\n" + sweep);
+        }
+        assertTrue(sweep.matches("(?s).*datampi: dmp3: removed [1-9]\\d* directories.*"),
+                "the sweep removed the killed ranks' directories on dmp3:\n" + sweep);
     }
 
     private static void awaitLine(Path log, String text, int seconds) throws Exception {

@@ -212,28 +212,34 @@ class ClusterSimIT {
     }
 
     /**
-     * scancel of a batch job while its query runs on every host: the console names the job's end (not a lost rank),
-     * and within 30 s no Hive, mpirun, MPI daemon or rank process and no rank directory is left on any host.
+     * scancel of an allocation while a query of {@code salloc --kill-command bin/hive-datampi} runs on every host: Slurm
+     * has salloc signal its command, whose console names the job's end (not a lost rank) and which ends; within 30 s no
+     * Hive, mpirun, MPI daemon or rank process and no rank directory is left on any host. (A batch job's scancel is
+     * hiveServer2InABatchJobServesBeelineUntilScancel's.)
      */
     @Test
     void scancelOfARunningJobLeavesNothingOnAnyHost() throws Exception {
-        Result job = cluster.sbatch("scancel", List.of("-N", "3", "--ntasks-per-node=2", "--time=10"), List.of(
-                "SELECT v.page, count(*), sum(w.id) FROM visits v JOIN visits w ON v.duration = w.duration "
-                        + "GROUP BY v.page"));
-        assertEquals(0, job.exit(), "the job is submitted:\n" + job.output());
-        String jobId = job.output().strip().split(";")[0];
-        Path console = cluster.logs().resolve("scancel.console");
+        Process salloc = cluster.sallocInBackground("scancel", List.of("-N", "3", "--ntasks-per-node=2", "--time=10",
+                "--kill-command"), List.of("SELECT v.page, count(*), sum(w.id) FROM visits v JOIN visits w "
+                        + "ON v.duration = w.duration GROUP BY v.page"));
+        Path console = cluster.logs().resolve("scancel.log");
+        String jobId = null;
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (!ranksRunOn("dmp" + HOSTS)) {
-                assertTrue(System.nanoTime() < deadline, "the job's ranks run on dmp" + HOSTS + " within 3 minutes:\n"
-                        + (Files.exists(console) ? Files.readString(console) : "(no console yet)"));
+                assertTrue(salloc.isAlive() && System.nanoTime() < deadline, "the job's ranks run on dmp" + HOSTS
+                        + " within 3 minutes:\n" + Files.readString(console));
                 Thread.sleep(1000);
             }
+            Matcher granted = Pattern.compile("salloc: Granted job allocation (\\d+)").matcher(
+                    Files.readString(console));
+            assertTrue(granted.find(), "salloc names its job:\n" + Files.readString(console));
+            jobId = granted.group(1);
         } finally {
-            cluster.exec("scancel-cancel", "dmp1", "scancel", jobId);
+            cluster.exec("scancel-cancel", "dmp1", "scancel", jobId == null ? "--name=hive-datampi" : jobId);
         }
         assertNothingLeftWithin(30);
+        assertTrue(salloc.waitFor(30, TimeUnit.SECONDS), "salloc and its command end:\n" + Files.readString(console));
         assertTrue(Files.readString(console).contains("datampi: Slurm is ending job " + jobId + " (SIGTERM: scancel, "
                 + "or the job's time limit)"), "the console names the job's end:\n" + Files.readString(console));
     }

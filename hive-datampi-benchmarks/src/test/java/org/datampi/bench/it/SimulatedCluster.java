@@ -119,12 +119,31 @@ final class SimulatedCluster implements AutoCloseable {
      */
     Script salloc(String name, List<String> sallocOptions, Map<String, String> settings, List<String> statements)
             throws IOException, InterruptedException {
+        List<String> command = sallocCommand(sallocOptions);
+        settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
+        return script(name, command, Map.of(), statements);
+    }
+
+    /**
+     * As salloc, started and not awaited: the caller ends it (scancel) and waits for it. Its stdout and stderr (salloc's
+     * lines and Hive's console) both go to NAME.log.
+     */
+    Process sallocInBackground(String name, List<String> sallocOptions, List<String> statements) throws IOException {
+        Path file = logs.resolve(name + ".sql");
+        Files.write(file, statements.stream().map(statement -> statement + ";").toList(), StandardCharsets.UTF_8);
+        List<String> command = sallocCommand(sallocOptions);
+        command.addAll(List.of("-f", file.toString()));
+        return new ProcessBuilder(command).directory(HOME.toFile()).redirectErrorStream(true)
+                .redirectOutput(logs.resolve(name + ".log").toFile()).start();
+    }
+
+    /** {@code bin/cluster-sim exec dmp1 salloc SALLOC_OPTIONS bin/hive-datampi}, to add Hive's arguments to. */
+    private static List<String> sallocCommand(List<String> sallocOptions) {
         List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/cluster-sim").toString(), "exec", "dmp1",
                 "salloc"));
         command.addAll(sallocOptions);
         command.add(HOME.resolve("bin/hive-datampi").toString());
-        settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
-        return script(name, command, Map.of(), statements);
+        return command;
     }
 
     /**
