@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +69,17 @@ public final class HiveDatampiCli {
     }
 
     static int run(Options options, SessionStream out, SessionStream err) throws IOException {
+        // A script that cannot be read is refused before Hive starts (seconds), naming it, as Hive's CLI does (3).
+        String script = options.execute;
+        if (options.file != null) {
+            try {
+                script = Files.readString(Path.of(options.file));
+            } catch (IOException e) {
+                err.println("hive-datampi: cannot read the script " + options.file + " (-f): "
+                        + (e instanceof NoSuchFileException ? "no such file" : e.toString()));
+                return 3;
+            }
+        }
         System.setProperty(LOG_DIR_PROPERTY, options.stateDir().resolve("logs").toAbsolutePath().toString());
         QuerySession session = QuerySession.start(options.stateDir(), options.settings, out, err);
         HiveDatampiCli cli = new HiveDatampiCli(session, out, err);
@@ -75,11 +87,8 @@ public final class HiveDatampiCli {
             if (options.database != null && !cli.execute("USE " + options.database)) {
                 return 1;
             }
-            if (options.execute != null) {
-                return cli.runAll(HiveQlScript.parse(options.execute).all());
-            }
-            if (options.file != null) {
-                return cli.runAll(HiveQlScript.parse(Files.readString(Path.of(options.file))).all());
+            if (script != null) {
+                return cli.runAll(HiveQlScript.parse(script).all());
             }
             return cli.interactive(options.stateDir());
         } finally {

@@ -98,6 +98,18 @@ class CliConsoleIT {
                 + shellLog);
     }
 
+    /** A script that cannot be read is refused before Hive starts, naming it, with Hive's CLI's exit code (3). */
+    @Test
+    void aScriptThatCannotBeReadIsRefusedNamingIt() throws Exception {
+        Path missing = root.resolve("no-such-script.sql");
+        HiveCli cli = HiveCli.startWith(root, "missing-script", "-f", missing.toString());
+        assertEquals(3, cli.awaitExit(), cli.output());
+        assertTrue(cli.output().contains("hive-datampi: cannot read the script " + missing + " (-f): no such file"),
+                cli.output());
+        assertFalse(cli.output().contains("Exception") || cli.output().contains("Hive Session ID"),
+                "no stack trace, no session started:\n" + cli.output());
+    }
+
     /**
      * The summary's records: Map 1 read every row of the table (as MR counted them) and sent Reducer 2 what it read,
      * which wrote one row per group (as MR counted them).

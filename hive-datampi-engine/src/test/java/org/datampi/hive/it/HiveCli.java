@@ -36,6 +36,14 @@ record HiveCli(Process process, Path outputFile) {
                 "/dev/null"));
     }
 
+    /** bin/hive-datampi with ARGUMENTS (after --warehouse, the test's state directory). */
+    static HiveCli startWith(Path root, String name, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of(HiveSession.HOME.resolve("bin/hive-datampi").toString(),
+                "--warehouse", root.resolve("state").toString()));
+        command.addAll(List.of(arguments));
+        return start(root, name, command);
+    }
+
     private static List<String> command(Path root, String statements) {
         return List.of(HiveSession.HOME.resolve("bin/hive-datampi").toString(), "--warehouse",
                 root.resolve("state").toString(), "-e", statements);
