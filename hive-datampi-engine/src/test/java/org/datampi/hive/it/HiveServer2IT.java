@@ -277,6 +277,51 @@ class HiveServer2IT {
     }
 
     /**
+     * A Beeline whose process dies in the middle of a datampi query (kill -9: its connection closes without a word):
+     * HiveServer2 closes its session (hive.server2.close.session.on.disconnect, Hive's default), which cancels the
+     * query, and the ranks it ran on end within seconds; the server goes on answering.
+     */
+    @Test
+    void aClientThatDiesMidQueryHasItsRanksStopped() throws Exception {
+        Path log = root.resolve("beeline-killed.err");
+        Process beeline = new ProcessBuilder(HiveSession.HOME.resolve("bin/beeline").toString(), "-u", url, "-n",
+                System.getProperty("user.name"), "-e", "SET hive.execution.engine=datampi; SELECT count(*) FROM sales "
+                        + "WHERE reflect('java.lang.Thread', 'sleep', cast(10 + id % 2 as bigint)) IS NOT NULL;")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            List<ProcessHandle> ranks = awaitRanks();
+            awaitStageRunning(log);
+            long killed = System.nanoTime();
+            beeline.descendants().forEach(ProcessHandle::destroyForcibly);
+            beeline.destroyForcibly();
+            for (ProcessHandle rank : ranks) {
+                rank.onExit().get(30, TimeUnit.SECONDS);
+            }
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+            assertTrue(seconds < 15, "the ranks ended " + seconds + " s after the client died:\n" + output());
+        } finally {
+            beeline.descendants().forEach(ProcessHandle::destroyForcibly);
+            beeline.destroyForcibly();
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET hive.execution.engine=datampi");
+            assertEquals(List.of("5000"), rows(statement, "SELECT count(*) FROM sales"), "the server goes on");
+        }
+    }
+
+    /** Until Beeline shows the stage's progress (its tasks running), or 60 s. */
+    private static void awaitStageRunning(Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.readString(log, StandardCharsets.UTF_8).contains("Stage-1 Map 1: ")) {
+            if (System.nanoTime() > deadline) {
+                fail("Beeline showed no progress of the stage within 60 s:\n" + Files.readString(log));
+            }
+            Thread.sleep(200);
+        }
+        TimeUnit.SECONDS.sleep(2);
+    }
+
+    /**
      * The sessions share the server's warm ranks; they stay while a session that used them is open, and end when the
      * last one closes rather than idling for 10 minutes.
      */
