@@ -72,17 +72,27 @@ class ClusterSimIT {
         cluster.close();
     }
 
+    /**
+     * DAG mode across hosts: a map vertex, a map vertex feeding a reduce vertex over datampi's shuffle, and a join of
+     * the table with its own aggregate then grouped and ordered (edges between reduce vertices, a broadcast or a
+     * second sorted input) run on the ranks of every host over the table in HDFS (the DAG broadcast from rank 0,
+     * Hive's plans and the output in HDFS), with the rows of Hive on MR. With no hive.datampi.processes set, a stage
+     * runs on all the hostfile's slots, two per host: each host keeps the logs of its own ranks, as the console says.
+     */
     @Test
-    void groupByOverHdfsAcrossHostsEqualsMapReduce() throws Exception {
-        String query = "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page ORDER BY page;";
-        Result result = assertSameOutputAsMr("group-by", query);
-        assertEquals(97, rows(result.output()).size(), "one row per page");
+    void theDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
+        Result result = assertSameOutputAsMr("dag", "SET hive.datampi.plan=dag;"
+                + "SET hive.fetch.task.conversion=none;"
+                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;"
+                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;"
+                + "SELECT v.page, count(*), sum(v.duration), max(w.top) FROM visits v JOIN (SELECT page, max(id) AS "
+                + "top FROM visits GROUP BY page) w ON v.page = w.page GROUP BY v.page ORDER BY v.page;"
+                + "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page ORDER BY page;");
         // The console names the logs' directory (the same path on every host) and which ranks ran on which host.
         Matcher logs = Pattern.compile("datampi: rank logs in (\\S+) \\(ranks (.+)\\)").matcher(result.output());
         assertTrue(logs.find(), "the console names the rank logs and the ranks' hosts:\n" + result.output());
         String[] hostOfRank = new String[RANKS];
         for (int host = 1; host <= HOSTS; host++) {
-            // No hive.datampi.processes is set: a stage runs on all the hostfile's slots, two per host.
             Result rankLogs = cluster.exec("logs-dmp" + host, "dmp" + host, "bash", "-c",
                     "cd " + logs.group(1) + " && grep -l 'of " + RANKS + " starts job' rank-*.log");
             assertEquals(0, rankLogs.exit(), "dmp" + host + " ran ranks of a " + RANKS + "-rank group and kept their "
@@ -95,22 +105,6 @@ class ClusterSimIT {
                 + Arrays.toString(hostOfRank));
         assertEquals(RankHosts.describe(Arrays.asList(hostOfRank)), logs.group(2),
                 "the console's ranks per host are those whose logs each host has");
-    }
-
-    /**
-     * DAG mode across hosts: a map vertex, a map vertex feeding a reduce vertex over datampi's shuffle, and a join of
-     * the table with its own aggregate then grouped and ordered (edges between reduce vertices, a broadcast or a
-     * second sorted input) run on the ranks of every host over the table in HDFS (the DAG broadcast from rank 0,
-     * Hive's plans and the output in HDFS), with the rows of Hive on MR.
-     */
-    @Test
-    void theDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
-        Result result = assertSameOutputAsMr("dag", "SET hive.datampi.plan=dag;"
-                + "SET hive.fetch.task.conversion=none;"
-                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;"
-                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;"
-                + "SELECT v.page, count(*), sum(v.duration), max(w.top) FROM visits v JOIN (SELECT page, max(id) AS "
-                + "top FROM visits GROUP BY page) w ON v.page = w.page GROUP BY v.page ORDER BY v.page;");
         assertTrue(result.output().contains(": Map 1 (") && result.output().contains(", Reducer 2 (")
                 && result.output().matches("(?s).*: Map \\d+ \\([^;\n]*Reducer \\d+ \\([^;\n]*Reducer \\d+ \\(.*"),
                 "the DAGs ran on datampi, the join's with two reduce vertices:\n" + result.output());
