@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -83,17 +82,7 @@ final class ClientLoop implements Callable<List<QueryRun>> {
             for (String sql : query.statements()) {
                 String own = sql.replace("revenue0", "revenue0_client" + client);
                 if (query.isResult(sql)) {
-                    try (ResultSet result = statement.executeQuery(own)) {
-                        int columns = result.getMetaData().getColumnCount();
-                        while (result.next()) {
-                            List<String> values = new ArrayList<>();
-                            for (int column = 1; column <= columns; column++) {
-                                String value = result.getString(column);
-                                values.add(value == null ? "NULL" : value);
-                            }
-                            rows.add(String.join("\t", values));
-                        }
-                    }
+                    rows.addAll(JdbcRows.query(statement, own));
                 } else {
                     statement.execute(own);
                 }

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -38,17 +37,17 @@ import org.datampi.bench.tpch.TpchQuery;
 import org.datampi.bench.tpch.TpchRunner;
 
 /**
- * bin/hs2-soak: one HiveServer2 on datampi runs STATEMENTS statements from one long JDBC session, so that one warm group
- * of ranks runs them all, and watches whether anything ages. The statements are TPC-H's 22 queries looped (each answer
- * equal to the first time that query ran), with, mixed in: every {@value #UDF_EVERY}th, a session of its own that adds
- * a jar and runs a function from it (a class loader per session, which must go again); at 50 past every hundred, a
- * query that fails to compile; with --cancel-every N, every Nth a long query cancelled once it runs (a cancel ends its
- * group: the next starts a new one). Every --sample-every statements it samples HiveServer2's JVM and each rank's
- * ({@link JvmSample}: heap after a full GC, RSS, threads, descriptors, classes) and the files under the ranks' local
- * directory; at the end, with the server stopped, the files left there. Reports the samples and each measure's growth
- * from the first sample after --baseline statements to the last ({@link SoakReport}), prints
- * {@code soak_<who>_<measure>_growth_percent=X}, and exits 1 when the ranks' heap, threads or descriptors grew by more
- * than --max-growth percent, a file was left, or a statement went wrong.
+ * bin/hs2-soak: one HiveServer2 on datampi runs STATEMENTS statements from one long JDBC session, so that one warm
+ * group of ranks runs them all, and watches whether anything ages. The statements are TPC-H's 22 queries looped (each
+ * answer equal to the first time that query ran), with, mixed in: every {@value #UDF_EVERY}th, a session of its own
+ * that adds a jar and runs a function from it (a class loader per session, which must go again); at 50 past every
+ * hundred, a query that fails to compile; with --cancel-every N, every Nth a long query cancelled once it runs (a
+ * cancel ends its group: the next starts a new one). Every --sample-every statements it samples HiveServer2's JVM and
+ * each rank's ({@link JvmSample}: heap after a full GC, RSS, threads, descriptors, classes) and the files under the
+ * ranks' local directory; at the end, with the server stopped, the files left there. Reports the samples and each
+ * measure's growth from the first sample after --baseline statements to the last ({@link SoakReport}), prints
+ * {@code soak_<who>_<measure>_growth_percent=X}, and exits 1 when the ranks' heap, threads or descriptors grew by more than
+ * --max-growth percent, a file was left, or a statement went wrong.
  */
 public final class Hs2Soak {
     private static final String USAGE = "Hs2Soak --statements N --sample-every K --baseline B --max-growth PERCENT "
@@ -60,17 +59,19 @@ public final class Hs2Soak {
     private static final String LONG_QUERY = "SELECT count(*) FROM lineitem WHERE reflect('java.lang.Thread', "
             + "'sleep', cast(l_linenumber % 2 + 1 AS BIGINT)) IS NOT NULL";
 
-    private enum Step { TPCH, UDF_SESSION, COMPILE_FAILURE, CANCEL }
+    enum Step { TPCH, UDF_SESSION, COMPILE_FAILURE, CANCEL }
 
     private final String url;
+    private final Path console;
     private final Path udfJar;
     private final List<TpchQuery> queries;
     private final Map<String, List<String>> firstAnswers = new HashMap<>();
     private final List<String> errors = new ArrayList<>();
     private int tpchRun;
 
-    private Hs2Soak(String url, Path udfJar, List<TpchQuery> queries) {
+    private Hs2Soak(String url, Path console, Path udfJar, List<TpchQuery> queries) {
         this.url = url;
+        this.console = console;
         this.udfJar = udfJar;
         this.queries = queries;
     }
@@ -99,9 +100,10 @@ public final class Hs2Soak {
         Path out = Files.createDirectories(Path.of(options.get("--out")));
         Path localRoot = Path.of(System.getenv().getOrDefault("DATAMPI_LOCAL_DIR",
                 System.getenv().getOrDefault("TMPDIR", "/tmp"))).resolve("datampi-" + System.getProperty("user.name"));
-        long filesBefore = files(localRoot);
+        Set<Path> filesBefore = files(localRoot);
 
         List<SoakSample> samples = new ArrayList<>();
+        Path console = out.resolve("hiveserver2.console");
         Hs2Soak soak;
         long started = System.nanoTime();
         try (EngineBaseline baseline = EngineBaseline.start("datampi", budget, out)) {
@@ -110,10 +112,10 @@ public final class Hs2Soak {
             settings.putAll(options.hiveconf());
             System.err.println("hs2-soak: starting HiveServer2 (" + budget.describe("datampi") + ")");
             try (HiveServer2Process server = HiveServer2Process.start(home, settings, budget.clientHeapMb("datampi"),
-                    out.resolve("hiveserver2.console"), Path.of(WorkloadRunner.defaultStateDir(), "logs",
+                    console, Path.of(WorkloadRunner.defaultStateDir(), "logs",
                             "hiveserver2-datampi.log"));
                     Connection session = DriverManager.getConnection(server.url(database), "hs2-soak", "")) {
-                soak = new Hs2Soak(server.url(database), writeUdfJar(out.resolve("soak-udf.jar")), queries);
+                soak = new Hs2Soak(server.url(database), console, writeUdfJar(out.resolve("soak-udf.jar")), queries);
                 Set<Long> groupPids = Set.of();
                 int group = 0;
                 for (int index = 1; index <= statements; index++) {
@@ -131,7 +133,7 @@ public final class Hs2Soak {
                             JvmSample.take(rank).ifPresent(rankSamples::add);
                         }
                         SoakSample sample = new SoakSample(index, group, JvmSample.take(server.handle()),
-                                rankSamples, files(localRoot) - filesBefore);
+                                rankSamples, added(files(localRoot), filesBefore).size());
                         samples.add(sample);
                         System.err.printf(Locale.ROOT, "hs2-soak: %d statements (%.0f s), group %d: rank heap after "
                                 + "GC %.1f MB, threads %d, fds %d, classes %d; %d error%s%n", index,
@@ -145,7 +147,8 @@ public final class Hs2Soak {
             }
         }
         // The server is stopped: its sessions closed, its groups ended. Nothing of theirs may stay.
-        long filesLeft = files(localRoot) - filesBefore;
+        List<Path> left = added(files(localRoot), filesBefore);
+        long filesLeft = left.size();
         double minutes = (System.nanoTime() - started) / 60e9;
 
         Map<String, Double> growth = SoakReport.growth(samples, options.getInt("--baseline"));
@@ -165,7 +168,7 @@ public final class Hs2Soak {
                         + "grew by at most %.0f%% from statement %s on, no file was left and no statement went "
                         + "wrong.", maxGrowth, options.get("--baseline"))
                 : "**Outside the bound**: " + String.join(", ", over) + (filesLeft == 0 ? "" : "; " + filesLeft
-                        + " files left under " + localRoot) + (soak.errors.isEmpty() ? "" : "; errors: "
+                        + " files left under " + localRoot + ", among them " + left.subList(0, Math.min(5, left.size()))) + (soak.errors.isEmpty() ? "" : "; errors: "
                         + String.join("; ", soak.errors.subList(0, Math.min(5, soak.errors.size()))));
         String body = "**" + title + "**\n\n" + SoakReport.table(samples) + "\n" + verdict + "\n";
         String block = "```\n" + String.join("\n", lines) + "\n```\n";
@@ -181,14 +184,15 @@ public final class Hs2Soak {
         System.exit(over.isEmpty() && filesLeft == 0 && soak.errors.isEmpty() ? 0 : 1);
     }
 
-    private static Step stepAt(int index, int cancelEvery) {
+    /** What statement INDEX is: a cancel, else a compile failure (50 past each hundred), else a jar session. */
+    static Step stepAt(int index, int cancelEvery) {
         if (cancelEvery > 0 && index % cancelEvery == 0) {
             return Step.CANCEL;
         }
-        if (index % UDF_EVERY == 0) {
-            return Step.UDF_SESSION;
+        if (index % 100 == 50) {
+            return Step.COMPILE_FAILURE;
         }
-        return index % 100 == 50 ? Step.COMPILE_FAILURE : Step.TPCH;
+        return index % UDF_EVERY == 0 ? Step.UDF_SESSION : Step.TPCH;
     }
 
     private void step(Connection session, Step step, int index) {
@@ -199,7 +203,7 @@ public final class Hs2Soak {
                 case COMPILE_FAILURE -> compileFailure(session);
                 case CANCEL -> cancel(session);
             }
-        } catch (SQLException | RuntimeException | InterruptedException e) {
+        } catch (SQLException | IOException | RuntimeException | InterruptedException e) {
             errors.add("statement " + index + " (" + step + "): " + e.getMessage());
         }
     }
@@ -212,7 +216,7 @@ public final class Hs2Soak {
             statement.setQueryTimeout(ClientLoop.QUERY_TIMEOUT_SECONDS);
             for (String sql : query.statements()) {
                 if (query.isResult(sql)) {
-                    rows.addAll(rows(statement, sql));
+                    rows.addAll(JdbcRows.query(statement, sql));
                 } else {
                     statement.execute(sql);
                 }
@@ -234,8 +238,8 @@ public final class Hs2Soak {
                 Statement statement = connection.createStatement()) {
             statement.execute("ADD JAR " + udfJar);
             statement.execute("CREATE TEMPORARY FUNCTION " + UDF_NAME + " AS '" + SoakUdf.class.getName() + "'");
-            List<String> rows = rows(statement, "SELECT " + UDF_NAME + "(n_name), count(*) FROM nation GROUP BY "
-                    + UDF_NAME + "(n_name)");
+            List<String> rows = JdbcRows.query(statement, "SELECT " + UDF_NAME + "(n_name), count(*) FROM nation "
+                    + "GROUP BY " + UDF_NAME + "(n_name)");
             if (rows.size() != 25 || !rows.stream().allMatch(row -> row.startsWith("soak:") && row.endsWith("\t1"))) {
                 throw new IllegalStateException("the function from the added jar gave " + rows);
             }
@@ -253,12 +257,23 @@ public final class Hs2Soak {
         }
     }
 
-    /** A long query cancelled 3 s after it starts: no rows, and the next statement runs (on a new group). */
-    private static void cancel(Connection session) throws SQLException, InterruptedException {
+    /**
+     * A long query cancelled once its stage's tasks run (HiveServer2's console shows a running task), and a second
+     * more: no rows, and the next statement runs (on a new group).
+     */
+    private void cancel(Connection session) throws SQLException, InterruptedException, IOException {
         ExecutorService client = Executors.newSingleThreadExecutor();
+        long consoleBefore = Files.size(console);
         try (Statement statement = session.createStatement()) {
-            Future<List<String>> running = client.submit(() -> rows(statement, LONG_QUERY));
-            TimeUnit.SECONDS.sleep(3);
+            Future<List<String>> running = client.submit(() -> JdbcRows.query(statement, LONG_QUERY));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!stageRuns(consoleBefore)) {
+                if (System.nanoTime() > deadline || running.isDone()) {
+                    throw new IllegalStateException("the query to cancel showed no running task within 120 s");
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            TimeUnit.SECONDS.sleep(1);
             statement.cancel();
             try {
                 List<String> rows = running.get(60, TimeUnit.SECONDS);
@@ -277,20 +292,14 @@ public final class Hs2Soak {
         }
     }
 
-    private static List<String> rows(Statement statement, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                List<String> values = new ArrayList<>();
-                for (int column = 1; column <= columns; column++) {
-                    String value = result.getString(column);
-                    values.add(value == null ? "NULL" : value);
-                }
-                rows.add(String.join("\t", values));
-            }
+    /** Whether HiveServer2's console, after its first FROM bytes, shows a task running ("0(+1)/1"). */
+    private boolean stageRuns(long from) throws IOException {
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(console.toFile(), "r")) {
+            file.seek(from);
+            byte[] added = new byte[(int) Math.min(file.length() - from, 1 << 20)];
+            file.readFully(added);
+            return new String(added, StandardCharsets.UTF_8).matches("(?s).*Stage-1 [^\n]*\\(\\+\\d+\\).*");
         }
-        return rows;
     }
 
     /** A jar of SoakUdf alone, as a user's jar of a function. */
@@ -307,16 +316,21 @@ public final class Hs2Soak {
         return jar;
     }
 
-    /** Regular files under DIR, its subdirectories included; 0 when it does not exist. */
-    private static long files(Path dir) throws IOException {
+    /** Regular files under DIR, its subdirectories included; none when it does not exist. */
+    private static Set<Path> files(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            return 0;
+            return Set.of();
         }
         try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.filter(Files::isRegularFile).count();
+            return walk.filter(Files::isRegularFile).collect(Collectors.toSet());
         } catch (java.io.UncheckedIOException e) {
-            // A rank removed a file while it was walked: count again.
+            // A rank removed a file while it was walked: look again.
             return files(dir);
         }
+    }
+
+    /** The files of NOW that were not there BEFORE (a file that was, and went, is no file of this soak's). */
+    private static List<Path> added(Set<Path> now, Set<Path> before) {
+        return now.stream().filter(path -> !before.contains(path)).sorted().toList();
     }
 }

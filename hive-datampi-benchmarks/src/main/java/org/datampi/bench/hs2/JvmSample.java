@@ -99,12 +99,19 @@ record JvmSample(long pid, long heapAfterGcBytes, long residentBytes, int thread
         Path jcmd = java.resolveSibling("jcmd");
         List<String> line = new ArrayList<>(List.of(Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd",
                 Long.toString(pid), command));
-        Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
-        byte[] output = process.getInputStream().readAllBytes();
-        if (!process.waitFor(JCMD_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IOException("jcmd " + pid + " " + command + " did not end within " + JCMD_SECONDS + " s");
+        // Its output to a file, so that a jcmd that hangs (a JVM that does not answer) ends at the timeout.
+        Path output = Files.createTempFile("jcmd-", ".out");
+        try {
+            Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(output.toFile())
+                    .start();
+            if (!process.waitFor(JCMD_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("jcmd " + pid + " " + command + " did not end within " + JCMD_SECONDS + " s");
+            }
+            return process.exitValue() == 0 ? Optional.of(Files.readString(output, StandardCharsets.UTF_8))
+                    : Optional.empty();
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return process.exitValue() == 0 ? Optional.of(new String(output, StandardCharsets.UTF_8)) : Optional.empty();
     }
 }

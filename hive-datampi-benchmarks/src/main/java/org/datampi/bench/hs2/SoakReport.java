@@ -11,10 +11,10 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
- * What a soak's samples say: a table of every sample, and each measure's growth from a baseline (the first sample
- * after BASELINE statements, when the JIT, Hive's caches and the query set's classes have settled) to the last. For
- * the ranks, both are samples of the group that ran longest (a cancelled stage ends its group; a new one starts from
- * nothing); for HiveServer2, the whole run.
+ * What a soak's samples say: a table of every sample, and each measure's growth: the largest rise from a baseline (the
+ * first sample after BASELINE statements, when the JIT, Hive's caches and the query set's classes have settled) to
+ * any later sample. For the ranks, the samples of the group that ran longest (a cancelled stage ends its group; a new
+ * one starts from nothing); for HiveServer2, the whole run.
  */
 final class SoakReport {
     /** The measures a soak bounds for the ranks (issue 27: heap after GC, threads, descriptors). */
@@ -41,24 +41,34 @@ final class SoakReport {
                 .collect(Collectors.groupingBy(SoakSample::group, LinkedHashMap::new, Collectors.toList()));
         Optional<List<SoakSample>> longest = byGroup.values().stream()
                 .max(Comparator.comparingInt(group -> group.get(group.size() - 1).queries() - group.get(0).queries()));
-        longest.flatMap(group -> span(group, baselineQueries)).ifPresent(span -> MEASURES.forEach((name, metric) ->
-                growth.put("ranks_" + name, percent(span.get(0).ranksMax(metric), span.get(1).ranksMax(metric)))));
+        longest.flatMap(group -> fromBaseline(group, baselineQueries)).ifPresent(span -> MEASURES.forEach(
+                (name, metric) -> growth.put("ranks_" + name, largestRise(span, sample -> sample.ranksMax(metric)))));
         List<SoakSample> withServer = samples.stream().filter(sample -> sample.server().isPresent()).toList();
-        span(withServer, baselineQueries).ifPresent(span -> MEASURES.forEach((name, metric) -> growth.put(
-                "server_" + name, percent(metric.applyAsLong(span.get(0).server().orElseThrow()),
-                        metric.applyAsLong(span.get(1).server().orElseThrow())))));
+        fromBaseline(withServer, baselineQueries).ifPresent(span -> MEASURES.forEach((name, metric) -> growth.put(
+                "server_" + name, largestRise(span, sample -> metric.applyAsLong(sample.server().orElseThrow())))));
         return growth;
     }
 
-    /** The first sample at or after BASELINE statements (else the first) and the last; empty below two samples. */
-    private static Optional<List<SoakSample>> span(List<SoakSample> samples, int baselineQueries) {
+    /**
+     * The samples from the first at or after BASELINE statements (else the first but the last) to the last; empty
+     * below two samples.
+     */
+    private static Optional<List<SoakSample>> fromBaseline(List<SoakSample> samples, int baselineQueries) {
         if (samples.size() < 2) {
             return Optional.empty();
         }
-        SoakSample last = samples.get(samples.size() - 1);
-        SoakSample base = samples.stream().filter(sample -> sample.queries() >= baselineQueries && sample != last)
-                .findFirst().orElse(samples.get(0));
-        return Optional.of(List.of(base, last));
+        int base = 0;
+        while (base < samples.size() - 2 && samples.get(base).queries() < baselineQueries) {
+            base++;
+        }
+        return Optional.of(samples.subList(base, samples.size()));
+    }
+
+    /** The largest rise, in percent, from SPAN's first sample to any later one (negative when all are below it). */
+    private static double largestRise(List<SoakSample> span, ToLongFunction<SoakSample> value) {
+        long base = value.applyAsLong(span.get(0));
+        return span.stream().skip(1).mapToDouble(sample -> percent(base, value.applyAsLong(sample))).max()
+                .orElseThrow();
     }
 
     private static double percent(long base, long end) {

@@ -50,6 +50,24 @@ class SoakReportTest {
     }
 
     @Test
+    void aRiseThatFallsBackByTheLastSampleStillCounts() {
+        List<SoakSample> samples = List.of(sample(100, 1, 40, 26), sample(150, 1, 50, 26), sample(200, 1, 41, 26));
+        assertEquals(25.0, SoakReport.growth(samples, 100).get("ranks_heap"), 1e-9);
+    }
+
+    @Test
+    void everyKindOfStatementHasItsPlace() {
+        assertEquals(Hs2Soak.Step.TPCH, Hs2Soak.stepAt(1, 0));
+        assertEquals(Hs2Soak.Step.UDF_SESSION, Hs2Soak.stepAt(25, 0));
+        assertEquals(Hs2Soak.Step.UDF_SESSION, Hs2Soak.stepAt(100, 0));
+        // 50 past each hundred is also a multiple of 25: the compile failure must win there, or it never runs.
+        assertEquals(Hs2Soak.Step.COMPILE_FAILURE, Hs2Soak.stepAt(50, 0));
+        assertEquals(Hs2Soak.Step.COMPILE_FAILURE, Hs2Soak.stepAt(950, 0));
+        assertEquals(Hs2Soak.Step.CANCEL, Hs2Soak.stepAt(50, 50));
+        assertEquals(Hs2Soak.Step.TPCH, Hs2Soak.stepAt(45, 0));
+    }
+
+    @Test
     void oneSampleMeasuresNoGrowth() {
         assertFalse(SoakReport.growth(List.of(sample(50, 1, 40, 26)), 100).containsKey("ranks_heap"));
     }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,13 +68,22 @@ class ClusterFailureIT {
         String name = "slow-insert-" + fault.replace(' ', '-');
         Path log = cluster.logs().resolve(name + ".log");
         String statements = "SET hive.datampi.stage.retries=0; " + SLOW_INSERT.formatted("target");
-        Process insert = fault.equals("ranks killed")
+        boolean inSlurm = fault.equals("ranks killed");
+        // In the allocation, Hive stays 20 s after the failed statement (a local fetch that sleeps): the allocation,
+        // which mpidrun's sweep of the nodes runs in, must outlive it.
+        Process insert = inSlurm
                 ? cluster.sallocInBackground(name, List.of("-N", "3", "--ntasks-per-node=2", "--time=10"),
-                        List.of(("SET hive.execution.engine=datampi; " + SMALL_SPLITS + statements).split(";\\s*")))
+                        List.of(("SET hive.execution.engine=datampi; SET hive.cli.errors.ignore=true; " + SMALL_SPLITS
+                                + statements + "SELECT reflect('java.lang.Thread', 'sleep', 20000L)")
+                                .split(";\\s*")))
                 : startSlowInsert(log, statements);
         try {
             injectAndCheck(fault, log, insert);
         } finally {
+            if (inSlurm) {
+                // A failed check must not leave the job holding the nodes (and its ranks) until its time limit.
+                cluster.exec("scancel-" + name, "dmp1", "scancel", "--name=hive-datampi");
+            }
             stop(insert);
         }
     }
@@ -115,17 +125,25 @@ class ClusterFailureIT {
         Result injected = fault.equals("ranks killed") ? killRanksOn("dmp3")
                 : cluster.exec("link-down-dmp3", "dmp3", "ip", "link", "set", "eth0", "down");
         assertEquals(0, injected.exit(), injected.output());
-        boolean ended = insert.waitFor(FAULT_TO_FAILURE_SECONDS + 60, TimeUnit.SECONDS);
+        // When the statement failed: its FAILED line (Hive may go on, as in the allocation, where it sleeps after).
+        long deadline = faultAt + TimeUnit.SECONDS.toNanos(FAULT_TO_FAILURE_SECONDS + 60);
+        Optional<String> failed = Optional.empty();
+        while (failed.isEmpty() && System.nanoTime() < deadline) {
+            failed = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(line -> line.startsWith("FAILED:"))
+                    .findFirst();
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - faultAt);
+        boolean ended = insert.waitFor(60, TimeUnit.SECONDS);
         if (!ended) {
             insert.destroyForcibly();
         }
         String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertTrue(ended, "the query ended:\n" + output);
+        assertTrue(failed.isPresent() && ended, "the statement failed and Hive ended:\n" + output);
         assertNotEquals(0, insert.exitValue(), "the query failed:\n" + output);
         assertTrue(seconds <= FAULT_TO_FAILURE_SECONDS, "the stage ended " + seconds + " s after the fault:\n"
                 + output);
-        assertTrue(output.contains("dmp3"), "the error names the lost host:\n" + output);
+        assertTrue(failed.get().contains("dmp3"), "the error names the lost host:\n" + failed.get());
 
         if (fault.equals("network down")) {
             Result up = cluster.exec("link-up-dmp3", "dmp3", "ip", "link", "set", "eth0", "up");

@@ -208,8 +208,9 @@ class ClusterSimIT {
     /**
      * scancel of an allocation while a query of {@code salloc --kill-command bin/hive-datampi} runs on every host: Slurm
      * has salloc signal its command, whose console names the job's end (not a lost rank) and which ends; within 30 s no
-     * Hive, mpirun, MPI daemon or rank process and no rank directory is left on any host. (A batch job's scancel is
-     * hiveServer2InABatchJobServesBeelineUntilScancel's.)
+     * Hive, mpirun, MPI daemon or rank process and no rank directory is left on any host (what ranks killed before
+     * their own cleanup leave, bin/slurm-epilog removes: Slurm runs it on every node of the job). (A batch job's
+     * scancel is hiveServer2InABatchJobServesBeelineUntilScancel's.)
      */
     @Test
     void scancelOfARunningJobLeavesNothingOnAnyHost() throws Exception {
@@ -233,6 +234,16 @@ class ClusterSimIT {
             cluster.exec("scancel-cancel", "dmp1", "scancel", jobId == null ? "--name=hive-datampi" : jobId);
         }
         assertNothingLeftWithin(30);
+        // Slurm ran bin/slurm-epilog (the cluster's slurm.conf) on every node of the job once it ended.
+        for (int host = 1; host <= HOSTS; host++) {
+            Result epilog = null;
+            for (int second = 0; second < 30 && (epilog == null || epilog.exit() != 0); second++) {
+                Thread.sleep(second == 0 ? 0 : 1000);
+                epilog = cluster.exec("scancel-epilog-dmp" + host, "dmp" + host, "grep", "job " + jobId + " of ",
+                        "logs/slurm-epilog.log");
+            }
+            assertEquals(0, epilog.exit(), "dmp" + host + " ran the epilog for job " + jobId + ":\n" + epilog.output());
+        }
         assertTrue(salloc.waitFor(30, TimeUnit.SECONDS), "salloc and its command end:\n" + Files.readString(console));
         assertTrue(Files.readString(console).contains("datampi: Slurm is ending job " + jobId + " (SIGTERM: scancel, "
                 + "or the job's time limit)"), "the console names the job's end:\n" + Files.readString(console));

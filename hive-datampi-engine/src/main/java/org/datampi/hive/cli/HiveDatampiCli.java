@@ -2,7 +2,9 @@ package org.datampi.hive.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -75,8 +77,10 @@ public final class HiveDatampiCli {
             try {
                 script = Files.readString(Path.of(options.file));
             } catch (IOException e) {
-                err.println("hive-datampi: cannot read the script " + options.file + " (-f): "
-                        + (e instanceof NoSuchFileException ? "no such file" : e.toString()));
+                String reason = e instanceof NoSuchFileException ? "no such file"
+                        : e instanceof AccessDeniedException ? "permission denied"
+                        : e instanceof CharacterCodingException ? "not UTF-8 text" : e.getMessage();
+                err.println("hive-datampi: cannot read the script " + options.file + " (-f): " + reason);
                 return 3;
             }
         }

@@ -3,6 +3,7 @@ package org.datampi.hive.client;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.datampi.status.RankStatus;
@@ -23,17 +24,48 @@ final class LauncherOutput {
     private static final Pattern RULE = Pattern.compile("^-{20,}$");
     private static final int MESSAGES = 2;
     private static final int PLAIN_LINES = 5;
+    /** Open MPI 4's line when a rank died of a signal ("mpirun noticed ...": Debian's says mpirun.openmpi). */
+    private static final Pattern KILLED_RANK = Pattern.compile("noticed that process rank (\\d+) with PID \\d+ on node "
+            + "(\\S+) exited on signal (\\d+) \\(([^)]+)\\)");
+    /** Open MPI 4's message when mpirun lost a host's daemon: the remote daemon's node is the lost host. */
+    private static final Pattern LOST_DAEMON = Pattern.compile("lost communication with a remote daemon\\. .*?"
+            + "Remote daemon ?: \\[\\[\\d+,\\d+\\],\\d+\\] on node (\\S+)");
 
     private LauncherOutput() {
     }
 
-    /** The cause in mpirun's last lines, one line; SLF4J's warnings are left out. */
+    /**
+     * The cause in mpirun's last lines, one line; SLF4J's warnings are left out. Where Open MPI names a rank killed
+     * by a signal or a host whose daemon it lost, that comes first, in a sentence of ours: its own messages about a
+     * lost peer name the hosts that noticed, not the one that was lost.
+     */
     static String cause(List<String> lines) {
         Optional<String> rankReport = lines.stream().filter(line -> line.startsWith(RankStatus.RankFailed
                 .HEADLINE_START)).findFirst();
         if (rankReport.isPresent()) {
             return rankReport.get();
         }
+        String launcherCause = launcherCause(lines);
+        Optional<String> lost = lostRankOrHost(String.join(" ", lines).replaceAll("\\s+", " "));
+        return lost.map(lead -> lead + " | " + launcherCause).orElse(launcherCause);
+    }
+
+    /** "rank 4 on dmp3 ended by signal 9 (Killed)", or "lost Open MPI's daemon on dmp3 (...)", from mpirun's words. */
+    static Optional<String> lostRankOrHost(String text) {
+        Matcher killed = KILLED_RANK.matcher(text);
+        if (killed.find()) {
+            return Optional.of("rank " + killed.group(1) + " on " + killed.group(2) + " ended by signal "
+                    + killed.group(3) + " (" + killed.group(4) + ")");
+        }
+        Matcher daemon = LOST_DAEMON.matcher(text);
+        if (daemon.find()) {
+            return Optional.of("lost Open MPI's daemon on " + daemon.group(1) + " (the host, its network or the daemon "
+                    + "is down)");
+        }
+        return Optional.empty();
+    }
+
+    private static String launcherCause(List<String> lines) {
         List<String> messages = new ArrayList<>();
         List<String> plain = new ArrayList<>();
         List<String> reports = new ArrayList<>();

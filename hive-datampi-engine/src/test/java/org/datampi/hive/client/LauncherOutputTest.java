@@ -69,6 +69,36 @@ class LauncherOutputTest {
                 + "Process name: [[1234,1],1] Exit code: 3", LauncherOutput.cause(outOfMemory));
     }
 
+    /**
+     * Ranks killed on dmp3 mid-stage (Open MPI 4.1 across hosts): the peers' complaints name dmp1 and dmp2, mpirun's
+     * own line names the rank and host that died, which leads the cause.
+     */
+    @Test
+    void aRankKilledByASignalLeadsTheCauseWithItsHost() {
+        List<String> killed = List.of("[dmp2][[8443,1],2][btl_tcp_frag.c:135:mca_btl_tcp_frag_send] "
+                + "mca_btl_tcp_frag_send: writev failed: Broken pipe (32)", "-".repeat(74),
+                "Primary job  terminated normally, but 1 process returned", "a non-zero exit code. Per user-direction, "
+                + "the job has been aborted.", "-".repeat(74), "-".repeat(74),
+                "mpirun.openmpi noticed that process rank 4 with PID 13397 on node dmp3 exited on signal 9 (Killed).",
+                "-".repeat(74), "mpidrun: job job_1 failed (exit 137); rank logs in /x/logs/job_1");
+        assertEquals("rank 4 on dmp3 ended by signal 9 (Killed) | [dmp2][[8443,1],2][btl_tcp_frag.c:135:"
+                + "mca_btl_tcp_frag_send] mca_btl_tcp_frag_send: writev failed: Broken pipe (32) | Primary job "
+                + "terminated normally, but 1 process returned a non-zero exit code. Per user-direction, the job has "
+                + "been aborted. | mpirun.openmpi noticed that process rank 4 with PID 13397 on node dmp3 exited on "
+                + "signal 9 (Killed).", LauncherOutput.cause(killed));
+    }
+
+    @Test
+    void aLostDaemonLeadsTheCauseWithItsHost() {
+        List<String> lost = List.of("-".repeat(74), "ORTE has lost communication with a remote daemon.", "",
+                "  HNP daemon   : [[8443,0],0] on node dmp1", "  Remote daemon: [[8443,0],2] on node dmp3", "",
+                "This is usually due to either a failure of the TCP network", "connection to the node, or possibly an "
+                + "internal failure of", "the daemon itself. We cannot recover from this failure, and", "therefore "
+                + "will terminate the job.", "-".repeat(74));
+        assertEquals("lost Open MPI's daemon on dmp3 (the host, its network or the daemon is down)",
+                LauncherOutput.cause(lost).split(" \\| ")[0]);
+    }
+
     /** The rank could not reach the job runner (a firewall): its console's headline is the cause. */
     @Test
     void aRanksFailureHeadlineIsTheCause() {

@@ -288,9 +288,13 @@ class HiveServer2IT {
                 System.getProperty("user.name"), "-e", "SET hive.execution.engine=datampi; SELECT count(*) FROM sales "
                         + "WHERE reflect('java.lang.Thread', 'sleep', cast(10 + id % 2 as bigint)) IS NOT NULL;")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        java.time.Instant started = java.time.Instant.now();
         try {
-            List<ProcessHandle> ranks = awaitRanks();
             awaitStageRunning(log);
+            // The ranks of this query's group: started after Beeline (an earlier test's group may still be ending).
+            List<ProcessHandle> ranks = awaitRanks().stream().filter(rank -> rank.info().startInstant()
+                    .map(start -> start.isAfter(started)).orElse(false)).toList();
+            assertFalse(ranks.isEmpty(), "the query runs on ranks started for it:\n" + output());
             long killed = System.nanoTime();
             beeline.descendants().forEach(ProcessHandle::destroyForcibly);
             beeline.destroyForcibly();
