@@ -146,6 +146,11 @@ public final class EngineBaseline implements AutoCloseable {
         return settings;
     }
 
+    /** The processes this baseline started for its engine: tez-yarn's YARN daemons; none for the others. */
+    public List<ProcessHandle> processes() {
+        return yarn.map(YarnCluster::daemons).orElse(List.of());
+    }
+
     @Override
     public void close() {
         yarn.ifPresent(YarnCluster::close);

@@ -8,26 +8,32 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * The peak resident memory of a process and every process it started (for datampi: mpirun and the rank JVMs),
- * sampled from /proc every {@value #SAMPLE_MILLIS} ms while the process runs.
+ * The peak resident memory of a process and every process it started (for datampi: mpirun and the rank JVMs), or of
+ * several such trees together (HiveServer2 and the YARN daemons its Tez sessions run on), sampled from /proc every
+ * {@value #SAMPLE_MILLIS} ms while a root runs.
  */
 public final class PeakMemory implements AutoCloseable {
     private static final long SAMPLE_MILLIS = 200;
 
-    private final ProcessHandle root;
+    private final List<ProcessHandle> roots;
     private final AtomicLong peakKilobytes = new AtomicLong();
     private final Thread sampler;
 
     public PeakMemory(ProcessHandle root) {
-        this.root = root;
+        this(List.of(root));
+    }
+
+    public PeakMemory(List<ProcessHandle> roots) {
+        this.roots = List.copyOf(roots);
         this.sampler = new Thread(this::sample, "peak-memory");
         sampler.setDaemon(true);
         sampler.start();
     }
 
     private void sample() {
-        while (root.isAlive()) {
-            long total = Stream.concat(Stream.of(root), root.descendants()).mapToLong(PeakMemory::rssKilobytes).sum();
+        while (roots.stream().anyMatch(ProcessHandle::isAlive)) {
+            long total = roots.stream().flatMap(root -> Stream.concat(Stream.of(root), root.descendants()))
+                    .mapToLong(PeakMemory::rssKilobytes).sum();
             peakKilobytes.accumulateAndGet(total, Math::max);
             try {
                 Thread.sleep(SAMPLE_MILLIS);

@@ -160,6 +160,11 @@ public final class YarnCluster implements AutoCloseable {
         }
     }
 
+    /** The ResourceManager's and the NodeManager's processes (containers are the NodeManager's descendants). */
+    public List<ProcessHandle> daemons() {
+        return daemons.stream().map(Process::toHandle).toList();
+    }
+
     /** Stops both daemons and every container they started. */
     @Override
     public void close() {

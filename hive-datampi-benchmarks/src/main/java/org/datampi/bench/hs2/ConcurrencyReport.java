@@ -13,7 +13,8 @@ final class ConcurrencyReport {
 
     /**
      * A table per engine, a row per client count: time, queries per minute, the concurrency factor, latency p50, p95
-     * and max over every query, SHORT_QUERY's p95 under load over its p95 alone, errors, groups started, peak memory.
+     * and max over every query, SHORT_QUERY's p95 under load over its p95 alone, errors, groups of ranks started
+     * (datampi's engines only), peak memory.
      */
     static String markdown(Map<String, List<ClientRun>> results, String shortQuery) {
         StringBuilder text = new StringBuilder();
@@ -25,11 +26,12 @@ final class ConcurrencyReport {
                     .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (ClientRun run : runs) {
                 text.append(String.format(Locale.ROOT,
-                        "| %d | %.1f | %.1f | %.2f | %s | %s | %s | %s | %d | %d | %,d |%n", run.clients(),
+                        "| %d | %.1f | %.1f | %.2f | %s | %s | %s | %s | %d | %s | %,d |%n", run.clients(),
                         run.wallSeconds(), run.queriesPerMinute(), run.concurrencyFactor(alone),
                         ClientRun.seconds(run.percentile(50, null)), ClientRun.seconds(run.percentile(95, null)),
                         ClientRun.seconds(run.percentile(100, null)), ratio(run.percentile(95, shortQuery),
-                                alone.percentile(95, shortQuery)), run.errors(), run.groupsStarted(),
+                                alone.percentile(95, shortQuery)), run.errors(),
+                        engine.startsWith("datampi") ? Integer.toString(run.groupsStarted()) : "-",
                         run.peakMegabytes()));
             }
             text.append('\n');

@@ -42,16 +42,18 @@ final class HiveServer2Process implements AutoCloseable {
 
     /**
      * Starts the server and waits until it accepts connections; an error with its console's tail if it does not. LOG
-     * is the server's own log (state/logs/hiveserver2-datampi.log), where the engine says when it starts a group.
+     * is the server's own log (state/logs/hiveserver2-datampi.log), where the engine says when it starts a group;
+     * ENVIRONMENT is added to the server's (HIVE_DATAMPI_CLASSPATH, for one).
      */
-    static HiveServer2Process start(Path home, Map<String, String> settings, long heapMb, Path console, Path log)
-            throws IOException, InterruptedException {
+    static HiveServer2Process start(Path home, Map<String, String> settings, Map<String, String> environment,
+            long heapMb, Path console, Path log) throws IOException, InterruptedException {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/hiveserver2-datampi").toString(), "--port",
                 Integer.toString(port)));
         settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(console.toFile());
+        builder.environment().putAll(environment);
         builder.environment().put("HIVE_DATAMPI_HEAP", heapMb + "m");
         // The bench's own build is the one to run: no rebuild by the server's start.
         builder.environment().put("DATAMPI_SETUP_DONE", "1");

@@ -35,9 +35,11 @@ import org.datampi.bench.tpch.TpchRunner;
  * against alone, errors, groups of ranks started, peak memory) and prints {@code <engine>_concurrency_factor_at_<N>=X}.
  *
  * <p>Every client runs the same set the same number of times (rounds, not a duration), so that the factor compares
- * equal work: N clients' total time over N times one client's ({@link ClientRun#concurrencyFactor}). datampi runs one
- * group of ranks at a time (hive.datampi.groups.max=1, unless --hiveconf says otherwise): the budget's ranks are one
- * group, and a second would take memory and cores beyond what the other engines get.
+ * equal work: N clients' total time over N times one client's ({@link ClientRun#concurrencyFactor}). Each engine has
+ * one set of task processes for all sessions, the budget's: datampi one group of ranks (hive.datampi.groups.max=1,
+ * unless --hiveconf says otherwise; a second would take memory and cores beyond what the other engines get), tez-yarn
+ * HiveServer2's Tez session pool of one session (one Tez AM holding the budget's task containers, opened when the
+ * server starts), as a Tez site sizes its pool to its cluster: a query that finds the session busy waits for it.
  */
 public final class Hs2Bench {
     private static final String USAGE = "Hs2Bench --engines datampi --clients 1,2,4 --rounds R --scale SF --format "
@@ -45,7 +47,7 @@ public final class Hs2Bench {
             + "[--hiveconf KEY=VALUE]...";
     /** TPC-H's short query, whose latency under load the issue bounds (3 times alone). */
     private static final String SHORT_QUERY = "q6";
-    private static final List<String> ENGINES = List.of("datampi", "datampi-mr");
+    private static final List<String> ENGINES = List.of("datampi", "datampi-mr", "tez-yarn");
 
     private Hs2Bench() {
     }
@@ -59,8 +61,8 @@ public final class Hs2Bench {
         List<String> engines = Arrays.asList(options.get("--engines").split(","));
         for (String engine : engines) {
             if (!ENGINES.contains(EngineBaseline.checked(engine))) {
-                throw new IllegalArgumentException("hs2-bench runs " + ENGINES + " so far; " + engine
-                        + " under HiveServer2 (a Tez session pool sized like datampi's groups) is not built yet");
+                throw new IllegalArgumentException("hs2-bench runs " + ENGINES + "; " + engine + " (Hive's local "
+                        + "modes) runs one task at a time in Hive's own JVM, which HiveServer2's sessions would share");
             }
         }
         TreeSet<Integer> clientCounts = new TreeSet<>(List.of(1));
@@ -90,14 +92,19 @@ public final class Hs2Bench {
             Path engineOut = Files.createDirectories(out.resolve(engine));
             try (EngineBaseline baseline = EngineBaseline.start(engine, budget, engineOut)) {
                 Map<String, String> settings = new LinkedHashMap<>(baseline.settings());
-                settings.put("hive.datampi.groups.max", "1");
+                settings.putAll(sharedTasks(engine));
                 settings.putAll(options.hiveconf());
                 System.err.println("hs2-bench: " + engine + ": starting HiveServer2 (" + budget.describe(engine)
                         + ")");
-                try (HiveServer2Process server = HiveServer2Process.start(home, settings,
+                Map<String, String> environment = engine.equals("tez-yarn") ? Map.of("HIVE_DATAMPI_CLASSPATH",
+                        home.resolve("hive-datampi-benchmarks/target/tez-lib") + "/*") : Map.of();
+                try (HiveServer2Process server = HiveServer2Process.start(home, settings, environment,
                         budget.clientHeapMb(engine), engineOut.resolve("hiveserver2.console"),
                         Path.of(WorkloadRunner.defaultStateDir(), "logs", "hiveserver2-datampi.log"))) {
-                    results.put(engine, runAll(server, database, queries, rounds, clientCounts, engine));
+                    List<ProcessHandle> processes = new ArrayList<>(List.of(server.handle()));
+                    processes.addAll(baseline.processes());
+                    results.put(engine, runAll(server, processes, database, queries, rounds, clientCounts,
+                            engine));
                 }
             }
             List<String> csv = new ArrayList<>(List.of(QueryRun.CSV_HEADER));
@@ -126,9 +133,22 @@ public final class Hs2Bench {
         System.exit(failed ? 1 : 0);
     }
 
-    /** One client first (its answers are the reference), then each larger count. */
-    private static List<ClientRun> runAll(HiveServer2Process server, String database, List<TpchQuery> queries,
-            int rounds, TreeSet<Integer> clientCounts, String engine) throws Exception {
+    /** How the engine's sessions share the budget's task processes (see the class doc). */
+    private static Map<String, String> sharedTasks(String engine) {
+        if (engine.equals("tez-yarn")) {
+            return Map.of("hive.server2.tez.initialize.default.sessions", "true",
+                    "hive.server2.tez.default.queues", "default",
+                    "hive.server2.tez.sessions.per.default.queue", "1");
+        }
+        return Map.of("hive.datampi.groups.max", "1");
+    }
+
+    /**
+     * One client first (its answers are the reference), then each larger count. PROCESSES are the engine's process
+     * trees (HiveServer2's, and for tez-yarn YARN's) whose peak memory each run reports.
+     */
+    private static List<ClientRun> runAll(HiveServer2Process server, List<ProcessHandle> processes, String database,
+            List<TpchQuery> queries, int rounds, TreeSet<Integer> clientCounts, String engine) throws Exception {
         // An untimed query first, so that no timed one pays for the server's first compile (its JIT, the metastore's
         // caches). Each run still starts its group of ranks: a group ends when the last session that used it closes.
         new ClientLoop(server.url(database), queries.subList(0, 1), 1, 1, 0, System.nanoTime(), null,
@@ -137,8 +157,8 @@ public final class Hs2Bench {
         List<ClientRun> runs = new ArrayList<>();
         for (int clients : clientCounts) {
             // The single client's rows are the reference; a larger run compares with them and keeps its own apart.
-            ClientRun run = clients == 1 ? run(server, database, queries, rounds, clients, null, reference)
-                    : run(server, database, queries, rounds, clients, Map.copyOf(reference),
+            ClientRun run = clients == 1 ? run(server, processes, database, queries, rounds, clients, null, reference)
+                    : run(server, processes, database, queries, rounds, clients, Map.copyOf(reference),
                             new ConcurrentHashMap<>());
             System.err.printf(Locale.ROOT, "hs2-bench: %s, %d client%s: %.1f s, %.1f queries/min, %d error%s%n",
                     engine, clients, clients == 1 ? "" : "s", run.wallSeconds(), run.queriesPerMinute(), run.errors(),
@@ -148,13 +168,14 @@ public final class Hs2Bench {
         return runs;
     }
 
-    private static ClientRun run(HiveServer2Process server, String database, List<TpchQuery> queries, int rounds,
-            int clients, Map<String, List<String>> expected, Map<String, List<String>> answers) throws Exception {
+    private static ClientRun run(HiveServer2Process server, List<ProcessHandle> processes, String database,
+            List<TpchQuery> queries, int rounds, int clients, Map<String, List<String>> expected,
+            Map<String, List<String>> answers) throws Exception {
         int groupsBefore = server.groupsStarted();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<QueryRun> all = new ArrayList<>();
         long peak;
-        try (PeakMemory memory = new PeakMemory(server.handle())) {
+        try (PeakMemory memory = new PeakMemory(processes)) {
             long start = System.nanoTime();
             List<Future<List<QueryRun>>> futures = new ArrayList<>();
             for (int client = 0; client < clients; client++) {

@@ -111,7 +111,7 @@ public final class Hs2Soak {
             settings.put("hive.datampi.groups.max", "1");
             settings.putAll(options.hiveconf());
             System.err.println("hs2-soak: starting HiveServer2 (" + budget.describe("datampi") + ")");
-            try (HiveServer2Process server = HiveServer2Process.start(home, settings, budget.clientHeapMb("datampi"),
+            try (HiveServer2Process server = HiveServer2Process.start(home, settings, Map.of(), budget.clientHeapMb("datampi"),
                     console, Path.of(WorkloadRunner.defaultStateDir(), "logs",
                             "hiveserver2-datampi.log"));
                     Connection session = DriverManager.getConnection(server.url(database), "hs2-soak", "")) {

@@ -21,7 +21,6 @@ import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
 import org.datampi.bench.it.SimulatedCluster.Script;
@@ -51,11 +50,31 @@ class ClusterSimIT {
     private static final String PAGES = "CREATE TABLE pages AS SELECT concat('page', pos) AS page, "
             + "concat('site', pos % 5) AS site FROM (SELECT posexplode(split(space(60), ' '))) t;";
 
-    /** The corpus script's section lines: "corpus.section=NAME" before each query's (or write's check's) rows. */
+    /** The queries over visits and pages whose rows the tests compare with Hive on MR's (up runs them on MR). */
+    private static final String SCAN = "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3";
+    private static final String GROUP_BY = "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page";
+    private static final String SELF_JOIN = "SELECT v.page, count(*), sum(v.duration), max(w.top) FROM visits v JOIN "
+            + "(SELECT page, max(id) AS top FROM visits GROUP BY page) w ON v.page = w.page GROUP BY v.page "
+            + "ORDER BY v.page";
+    private static final String ORDERED = "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page "
+            + "ORDER BY page";
+    private static final String JOIN = "SELECT p.site, count(*), max(v.id), sum(v.duration) FROM visits v "
+            + "JOIN pages p ON v.page = p.page GROUP BY p.site";
+    /** oTasksGoToTheHostsThatHoldTheirBlocks's scan, over visits (its table spread holds visits' rows). */
+    private static final String PAGES_SCAN = "SELECT page, count(*), max(duration) FROM visits GROUP BY page";
+    private static final List<String> CHECKED_ON_MR = List.of(SCAN, GROUP_BY, SELF_JOIN, ORDERED, JOIN, PAGES_SCAN);
+
+    /**
+     * The MR script's section lines: "corpus.section=NAME" (what SET prints) before each corpus query's, write
+     * check's or checked query's rows.
+     */
     private static final String SECTION = "corpus.section";
     private static final String CHECK = " / check ";
+    private static final String CHECKED = "checked query ";
 
     private SimulatedCluster cluster;
+    /** Hive on MR's rows by section: the corpus's queries and checks, and CHECKED_ON_MR's (see up). */
+    private Map<String, List<String>> mrSections;
 
     @BeforeAll
     void up() throws Exception {
@@ -65,6 +84,33 @@ class ClusterSimIT {
         assertEquals(0, tables.exit(), "the tables are made on datampi:\n" + tables.output());
         assertTrue(tables.output().matches("(?s).*Location:\\s+hdfs://dmp1:9000/warehouse[-a-z]*/visits.*"),
                 "the table is in the cluster's HDFS:\n" + tables.output());
+
+        // Hive on MR, the independent engine, in one session for the whole class (each session costs a Hive start):
+        // the query corpus's tables and its queries and writes, then every query the tests compare with MR's rows.
+        Path data = cluster.logs().resolve("corpus-data");
+        QueryCorpus.writeData(data);
+        Result put = cluster.run("corpus-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/corpus");
+        assertEquals(0, put.exit(), "the corpus's files go into HDFS:\n" + put.output());
+        List<String> script = new ArrayList<>(QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
+        script.addAll(corpusScript("mr"));
+        script.add("RESET");
+        for (int i = 0; i < CHECKED_ON_MR.size(); i++) {
+            script.addAll(List.of("SET " + SECTION + "=" + CHECKED + i, "SET " + SECTION, CHECKED_ON_MR.get(i)));
+        }
+        Script mr = cluster.hiveScript("mr", "mr", QueryCorpus.SETTINGS, Map.of(), script);
+        assertEquals(0, mr.exit(), "the corpus and the checked queries on MR:\n" + SimulatedCluster.tail(mr.console()));
+        mrSections = sections(mr.rows());
+    }
+
+    /** Hive on MR's rows of QUERIES (of CHECKED_ON_MR), one after another; each query returned rows. */
+    private List<String> mrRows(String... queries) {
+        List<String> rows = new ArrayList<>();
+        for (String query : queries) {
+            List<String> section = mrSections.get(CHECKED + CHECKED_ON_MR.indexOf(query));
+            assertTrue(section != null && !section.isEmpty(), "MR returned rows for " + query);
+            rows.addAll(section);
+        }
+        return rows;
     }
 
     @AfterAll
@@ -81,13 +127,8 @@ class ClusterSimIT {
      */
     @Test
     void theDagShapeRunsAcrossHostsEqualToMapReduce() throws Exception {
-        Result result = assertSameOutputAsMr("dag", "SET hive.datampi.plan=dag;"
-                + "SET hive.fetch.task.conversion=none;"
-                + "SELECT id, upper(page), duration * 2 FROM visits WHERE id % 7 = 3;"
-                + "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page;"
-                + "SELECT v.page, count(*), sum(v.duration), max(w.top) FROM visits v JOIN (SELECT page, max(id) AS "
-                + "top FROM visits GROUP BY page) w ON v.page = w.page GROUP BY v.page ORDER BY v.page;"
-                + "SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page ORDER BY page;");
+        Result result = assertSameRowsAsMr("dag", "SET hive.datampi.plan=dag; SET hive.fetch.task.conversion=none;",
+                SCAN, GROUP_BY, SELF_JOIN, ORDERED);
         // The console names the logs' directory (the same path on every host) and which ranks ran on which host.
         Matcher logs = Pattern.compile("datampi: rank logs in (\\S+) \\(ranks (.+)\\)").matcher(result.output());
         assertTrue(logs.find(), "the console names the rank logs and the ranks' hosts:\n" + result.output());
@@ -138,8 +179,7 @@ class ClusterSimIT {
      */
     @Test
     void inASlurmAllocationTheRanksRunOnItsNodesEqualToMapReduce() throws Exception {
-        List<String> queries = List.of("SELECT page, count(*), sum(duration), min(id) FROM visits GROUP BY page",
-                "SELECT p.site, count(*), max(v.id) FROM visits v JOIN pages p ON v.page = p.page GROUP BY p.site");
+        List<String> queries = List.of(ORDERED, JOIN);
         Script slurm = cluster.salloc("slurm-salloc", List.of("-N", "3", "--ntasks-per-node=2", "--mem-per-cpu=1536",
                 "--time=10"), Map.of(), queries);
         assertEquals(0, slurm.exit(), "the queries run inside the allocation:\n" + slurm.console());
@@ -159,10 +199,7 @@ class ClusterSimIT {
             assertEquals(0, rankLogs.exit(), "dmp" + host + " keeps the logs of its ranks, whose heap fits a task's "
                     + "memory:\n" + rankLogs.output());
         }
-        Script mr = cluster.hiveScript("slurm-mr", "mr", Map.of(), Map.of(), queries);
-        assertEquals(0, mr.exit(), "the queries on MR:\n" + SimulatedCluster.tail(mr.console()));
-        assertFalse(mr.rows().isBlank(), "MR returned rows");
-        assertEquals(sorted(mr.rows().lines().toList()), sorted(slurm.rows().lines().toList()),
+        assertEquals(sorted(mrRows(ORDERED, JOIN)), sorted(slurm.rows().lines().toList()),
                 "datampi's rows in the allocation equal MR's");
 
         // Both refusals in one shell (hive.cli.errors.ignore: the script goes on after a failed statement). The
@@ -170,10 +207,8 @@ class ClusterSimIT {
         Script refused = cluster.salloc("slurm-refused", List.of("-N", "3", "--mem-per-cpu=1536", "--time=10"),
                 Map.of("hive.cli.errors.ignore", "true"), List.of("SET hive.datampi.processes=4", queries.get(0),
                         "SET hive.datampi.processes=", "SET hive.datampi.heap=4g", queries.get(0)));
-        // The first query's rows have four columns, the second's three.
-        assertEquals(sorted(slurm.rows().lines().filter(row -> row.split("\t").length == 4).toList()),
-                sorted(refused.rows().lines().toList()), "only the query after the refused SET runs:\n"
-                        + refused.console());
+        assertEquals(sorted(mrRows(ORDERED)), sorted(refused.rows().lines().toList()),
+                "only the query after the refused SET runs:\n" + refused.console());
         assertTrue(refused.console().matches("(?s).*hive\\.datampi\\.processes=4 is more than the 3 tasks of Slurm job "
                 + "\\d+ \\(3 nodes dmp\\[1-3\\]; .*"), "the error names the allocation:\n" + refused.console());
         // (A task of salloc -N 3 has 1536 MB per CPU it was given: one, or a node's two.)
@@ -189,19 +224,13 @@ class ClusterSimIT {
      */
     @Test
     void anSbatchJobRunsAQueryFileEqualToMapReduce() throws Exception {
-        List<String> queries = List.of("SELECT duration, count(*), sum(id) FROM visits GROUP BY duration",
-                "SELECT p.site, v.duration, count(*) FROM visits v JOIN pages p ON v.page = p.page "
-                        + "GROUP BY p.site, v.duration");
         Result job = cluster.sbatch("sbatch-query", List.of("--wait", "-N", "3", "--ntasks-per-node=2", "--time=10"),
-                queries);
+                List.of(GROUP_BY, JOIN));
         String console = Files.readString(cluster.logs().resolve("sbatch-query.console"));
         assertEquals(0, job.exit(), "the batch job succeeds:\n" + job.output() + "\n" + console);
         assertTrue(console.contains("(ranks 0-1 on dmp1; 2-3 on dmp2; 4-5 on dmp3)"), "on the job's six tasks:\n"
                 + console);
-        Script mr = cluster.hiveScript("sbatch-mr", "mr", Map.of(), Map.of(), queries);
-        assertEquals(0, mr.exit(), "the queries on MR:\n" + SimulatedCluster.tail(mr.console()));
-        assertFalse(mr.rows().isBlank(), "MR returned rows");
-        assertEquals(sorted(mr.rows().lines().toList()),
+        assertEquals(sorted(mrRows(GROUP_BY, JOIN)),
                 sorted(Files.readAllLines(cluster.logs().resolve("sbatch-query.out"))), "the job's rows equal MR's");
     }
 
@@ -252,15 +281,10 @@ class ClusterSimIT {
     /**
      * HiveServer2 for a batch job's lifetime (examples/slurm/hiveserver2.sbatch on the job's first node): Beeline on
      * another host connects to it, and the query runs on the job's tasks with Hive on MR's rows; scancel ends the
-     * server, and within 30 s nothing of it is left on any host. (MR runs first: the server holds dmp1's embedded
-     * metastore while it runs.)
+     * server, and within 30 s nothing of it is left on any host.
      */
     @Test
     void hiveServer2InABatchJobServesBeelineUntilScancel() throws Exception {
-        String query = "SELECT page, max(duration), count(*) FROM visits GROUP BY page";
-        Script mr = cluster.hiveScript("sbatch-hs2-mr", "mr", Map.of(), Map.of(), List.of(query));
-        assertEquals(0, mr.exit(), "the query on MR:\n" + SimulatedCluster.tail(mr.console()));
-        assertFalse(mr.rows().isBlank(), "MR returned rows");
         Result job = cluster.sbatch("sbatch-hs2", List.of("-N", "3", "--time=10"), "hiveserver2.sbatch", "10001");
         assertEquals(0, job.exit(), "the job is submitted:\n" + job.output());
         String jobId = job.output().strip().split(";")[0];
@@ -274,12 +298,11 @@ class ClusterSimIT {
             }
             Result beeline = cluster.exec("sbatch-hs2-beeline", "dmp2", SimulatedCluster.HOME.resolve("bin/beeline")
                     .toString(), "-u", "jdbc:hive2://dmp1:10001/default", "--outputformat=tsv2", "--showHeader=false",
-                    "-e", query + ";");
+                    "-e", GROUP_BY + ";");
             assertEquals(0, beeline.exit(), "Beeline on dmp2 gets the rows:\n" + beeline.output());
             assertTrue(Files.readString(console).contains("(ranks 0 on dmp1; 1 on dmp2; 2 on dmp3)"),
                     "the query ran on the job's three tasks:\n" + Files.readString(console));
-            assertEquals(sorted(mr.rows().lines().toList()), sorted(rows(beeline.output())),
-                    "Beeline's rows equal MR's");
+            assertEquals(sorted(mrRows(GROUP_BY)), sorted(rows(beeline.output())), "Beeline's rows equal MR's");
         } finally {
             cluster.exec("sbatch-hs2-scancel", "dmp1", "scancel", jobId);
         }
@@ -371,10 +394,8 @@ class ClusterSimIT {
     @Test
     void mapJoinHashTablesAreReadOnceAndBroadcastToEveryRank() throws Exception {
         List<String> auditBefore = cluster.hdfsAudit();
-        String query = "SET hive.datampi.plan=mapreduce; SET hive.auto.convert.join=true; SELECT p.site, count(*), "
-                + "sum(v.duration) FROM visits v "
-                + "JOIN pages p ON v.page = p.page GROUP BY p.site;";
-        Result datampi = assertSameOutputAsMr("map-join", query);
+        Result datampi = assertSameRowsAsMr("map-join", "SET hive.datampi.plan=mapreduce; "
+                + "SET hive.auto.convert.join=true;", JOIN);
         assertTrue(datampi.output().contains("Dump the side-table"), "Hive built a map join's hash table:\n"
                 + datampi.output());
         assertTrue(datampi.output().matches("(?s).*job files: \\d+ \\(\\d+ bytes\\) read once, broadcast to "
@@ -399,7 +420,7 @@ class ClusterSimIT {
         Result copy = cluster.exec("udf-copy", "dmp1", "cp", jar.toString(), "/tmp/shout-udf.jar");
         assertEquals(0, copy.exit(), copy.output());
         String udf = "ADD JAR /tmp/shout-udf.jar; CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'; ";
-        assertSameRowsAsMr("udf", udf, "SELECT shout(page), count(*) FROM visits GROUP BY shout(page);");
+        assertSameOutputAsMr("udf", udf + "SELECT shout(page), count(*) FROM visits GROUP BY shout(page);");
         for (int host = 2; host <= HOSTS; host++) {
             Result added = cluster.exec("udf-dmp" + host, "dmp" + host, "bash", "-c",
                     "grep -l 'Added jars' logs/job_*/rank-*.log");
@@ -426,10 +447,14 @@ class ClusterSimIT {
         assertEquals(Collections.nCopies(RANKS, "1"), replicas.output().lines().filter(line -> line.matches(
                 "\\d+ \\d+_\\d+")).map(line -> line.split(" ")[0]).toList(),
                 "one file per reduce task, each of one replica:\n" + replicas.output());
-        String scan = "SELECT page, count(*), max(duration) FROM spread GROUP BY page;";
-        Result datampi = assertSameOutputAsMr("locality", "SET hive.input.format=org.apache.hadoop.hive.ql.io."
+        String scan = PAGES_SCAN.replace("FROM visits", "FROM spread") + ";";
+        Result datampi = cluster.hive("locality", "SET hive.input.format=org.apache.hadoop.hive.ql.io."
                 + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "
                 + "SET hive.datampi.plan=dag; " + scan + "SET hive.datampi.plan=mapreduce; " + scan);
+        assertEquals(0, datampi.exit(), "the scans on datampi:\n" + datampi.output());
+        List<String> expected = new ArrayList<>(mrRows(PAGES_SCAN));
+        expected.addAll(mrRows(PAGES_SCAN));
+        assertEquals(sorted(expected), sorted(rows(datampi.output())), "each shape's rows equal MR's over visits");
         assertTrue(datampi.output().contains(": Map 1 (") && datampi.output().matches(
                 "(?s).*map = 100%,\\s+reduce = 100%.*"), "the scan ran in both shapes:\n" + datampi.output());
         List<String> locality = Pattern.compile("O tasks data-local: \\d+ of \\d+").matcher(datampi.output()).results()
@@ -448,30 +473,22 @@ class ClusterSimIT {
      */
     @Test
     void theQueryCorpusEqualsMapReduceAndNoRankTouchesTheHiveHostsFiles() throws Exception {
-        Path data = cluster.logs().resolve("corpus-data");
-        QueryCorpus.writeData(data);
-        Result put = cluster.run("corpus-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/corpus");
-        assertEquals(0, put.exit(), "the corpus's files go into HDFS:\n" + put.output());
-        Script tables = cluster.hiveScript("corpus-tables", "mr", QueryCorpus.SETTINGS, Map.of(),
-                QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
-        assertEquals(0, tables.exit(), "the corpus's tables are made on MR:\n" + tables.console());
-
         String recordings = SimulatedCluster.HOME.resolve("logs/corpus-jfr") + "/";
         for (int host = 1; host <= HOSTS; host++) {
             assertEquals(0, cluster.exec("corpus-jfr-dmp" + host, "dmp" + host, "mkdir", "-p", recordings).exit());
         }
-        Script mr = cluster.hiveScript("corpus-mr", "mr", QueryCorpus.SETTINGS, Map.of(), corpusScript("mr"));
-        assertEquals(0, mr.exit(), "the corpus on MR:\n" + SimulatedCluster.tail(mr.console()));
         Script datampi = cluster.hiveScript("corpus-datampi", "datampi", QueryCorpus.SETTINGS, Map.of(
                 "DATAMPI_JAVA_OPTS", "-XX:StartFlightRecording:filename=" + recordings + ",dumponexit=true,"
-                        + "jdk.FileRead#threshold=0ms,jdk.FileWrite#threshold=0ms -Xlog:jfr+startup=error"),
+                        + "jdk.FileRead#threshold=0ms,jdk.FileWrite#threshold=0ms,jdk.FileRead#stackTrace=false,"
+                        + "jdk.FileWrite#stackTrace=false -Xlog:jfr+startup=error"),
                 corpusScript("datampi"));
         assertEquals(0, datampi.exit(), "the corpus on datampi:\n" + SimulatedCluster.tail(datampi.console()));
         long datampiJobs = Pattern.compile("job_datampi\\w+").matcher(datampi.console()).results()
                 .map(MatchResult::group).distinct().count();
         assertTrue(datampiJobs >= QueryCorpus.queries().size(), "every query ran datampi stages: " + datampiJobs);
 
-        Map<String, List<String>> expected = sections(mr.rows());
+        Map<String, List<String>> expected = new LinkedHashMap<>(mrSections);
+        expected.keySet().removeIf(section -> section.startsWith(CHECKED));
         Map<String, List<String>> actual = sections(datampi.rows());
         assertEquals(expected.keySet(), actual.keySet(), "both engines ran every section");
         List<String> wrong = new ArrayList<>();
@@ -488,7 +505,7 @@ class ClusterSimIT {
                 .filter(section -> !sorted(expected.get(section)).equals(sorted(actual.get(section))))
                 .forEach(wrong::add);
         assertTrue(wrong.isEmpty(), "datampi's rows differ from MR's in " + wrong + "; see "
-                + cluster.logs().resolve("corpus-datampi.out") + " and corpus-mr.out");
+                + cluster.logs().resolve("corpus-datampi.out") + " and mr.out");
 
         for (int host = 1; host <= HOSTS; host++) {
             List<String> touched = filesRanksTouched("dmp" + host, recordings);
@@ -571,21 +588,29 @@ class ClusterSimIT {
     }
 
     /**
-     * TPC-H across hosts over ORC: the fifteen queries that ClusterSimIntelMpiIT does not run there, so that between
-     * the two MPIs all 22 run across hosts (and TpchAnswersIT runs all 22 in both shapes on one machine).
+     * TPC-H across hosts over ORC: six queries whose plans ClusterSimIntelMpiIT's seven do not have (correlated
+     * subqueries decorrelated into joins with aggregates, a join with the same table twice, a scalar subquery in a
+     * HAVING, a view of an aggregate joined with its own maximum, NOT IN with count distinct, nested IN). TpchAnswersIT
+     * runs all 22 in both shapes on one machine, and bin/cluster-sim run tpch-run all 22 across hosts.
      */
     @Test
     void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
-        cluster.assertTpchAnswersAsDuckDb("orc", IntStream.rangeClosed(1, 22).boxed()
-                .filter(query -> !ClusterSimIntelMpiIT.QUERIES.contains(query)).toList());
+        cluster.assertTpchAnswersAsDuckDb("orc", List.of(2, 8, 11, 15, 16, 20));
     }
 
-    private List<String> assertSameRowsAsMr(String name, String setup, String query) throws Exception {
-        Result datampi = assertSameOutputAsMr(name, setup + query);
-        return rows(datampi.output());
+    /**
+     * Runs the SETTINGS then QUERIES (of CHECKED_ON_MR) on datampi: the session succeeds, a datampi stage ran, and
+     * its rows are MR's.
+     */
+    private Result assertSameRowsAsMr(String name, String settings, String... queries) throws Exception {
+        Result datampi = cluster.hive(name, settings + " " + String.join(";", queries) + ";");
+        assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
+        assertTrue(datampi.output().contains("job_datampi"), "a datampi stage ran:\n" + datampi.output());
+        assertEquals(sorted(mrRows(queries)), sorted(rows(datampi.output())), "datampi's rows equal MR's");
+        return datampi;
     }
 
-    /** Runs the statements on datampi and on MR; both succeed and print the same result rows in the same order. */
+    /** Runs the statements on datampi and on MR in sessions of their own; both succeed with the same rows. */
     private Result assertSameOutputAsMr(String name, String statements) throws Exception {
         Result datampi = cluster.hive(name + "-datampi", statements);
         assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
