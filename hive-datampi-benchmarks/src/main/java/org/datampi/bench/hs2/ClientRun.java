@@ -1,5 +1,7 @@
 package org.datampi.bench.hs2;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -7,16 +9,24 @@ import java.util.OptionalDouble;
 
 /**
  * What one run of N clients at once did: every query each client ran, how many groups of ranks the server started
- * meanwhile, and the peak memory of the server's process tree.
+ * meanwhile, the peak memory of the server's process tree, and what churning clients (if any) did beside them.
  *
  * @param clients N
  * @param queries every query every client ran
  * @param groupsStarted groups of ranks (mpidrun --serve) the server started during the run
- * @param peakMegabytes the server's process tree (HiveServer2, mpirun, ranks) at its largest
+ * @param peakMegabytes the engine's processes at their largest: HiveServer2's tree (mpirun and ranks for datampi),
+ *        and for tez-yarn YARN's daemons and their containers
+ * @param churn what the run's churning clients did ({@link Churn#NONE}: there were none)
  */
-record ClientRun(int clients, List<QueryRun> queries, int groupsStarted, long peakMegabytes) {
+record ClientRun(int clients, List<QueryRun> queries, int groupsStarted, long peakMegabytes, Churn churn) {
     ClientRun {
         queries = List.copyOf(queries);
+        requireNonNull(churn, "churn is null");
+    }
+
+    /** A run without churning clients. */
+    ClientRun(int clients, List<QueryRun> queries, int groupsStarted, long peakMegabytes) {
+        this(clients, queries, groupsStarted, peakMegabytes, Churn.NONE);
     }
 
     /** From the first query's start to the last one's end. */
@@ -29,8 +39,9 @@ record ClientRun(int clients, List<QueryRun> queries, int groupsStarted, long pe
         return queries.size() * 60 / wallSeconds();
     }
 
+    /** The clients' failed or wrong queries and the churning clients' errors. */
     long errors() {
-        return queries.stream().filter(run -> !run.ok()).count();
+        return queries.stream().filter(run -> !run.ok()).count() + churn.errors().size();
     }
 
     /**

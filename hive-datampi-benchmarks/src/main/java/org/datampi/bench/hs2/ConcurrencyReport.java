@@ -14,7 +14,7 @@ final class ConcurrencyReport {
     /**
      * A table per engine, a row per client count: time, queries per minute, the concurrency factor, latency p50, p95
      * and max over every query, SHORT_QUERY's p95 under load over its p95 alone, errors, groups of ranks started
-     * (datampi's engines only), peak memory.
+     * (datampi's engines only), peak memory; under it, what a run's churning clients did.
      */
     static String markdown(Map<String, List<ClientRun>> results, String shortQuery) {
         StringBuilder text = new StringBuilder();
@@ -26,7 +26,7 @@ final class ConcurrencyReport {
                     .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (ClientRun run : runs) {
                 text.append(String.format(Locale.ROOT,
-                        "| %d | %.1f | %.1f | %.2f | %s | %s | %s | %s | %d | %s | %,d |%n", run.clients(),
+                        "| %s | %.1f | %.1f | %.2f | %s | %s | %s | %s | %d | %s | %,d |%n", clientsOf(run),
                         run.wallSeconds(), run.queriesPerMinute(), run.concurrencyFactor(alone),
                         ClientRun.seconds(run.percentile(50, null)), ClientRun.seconds(run.percentile(95, null)),
                         ClientRun.seconds(run.percentile(100, null)), ratio(run.percentile(95, shortQuery),
@@ -35,14 +35,31 @@ final class ConcurrencyReport {
                         run.peakMegabytes()));
             }
             text.append('\n');
+            runs.stream().filter(run -> run.churn().clients() > 0).forEach(run -> text.append(String.format(
+                    Locale.ROOT, "With %d clients at work, %d more opened %,d sessions, ran SHOW TABLES or %s in "
+                    + "each, and closed %,d of them while %s ran; errors of the churning clients: %d.%s%n%n",
+                    run.clients(), run.churn().clients(), run.churn().sessions(), shortQuery,
+                    run.churn().closedMidQuery(), shortQuery, run.churn().errors().size(),
+                    run.churn().errors().isEmpty() ? "" : " The first: "
+                            + run.churn().errors().get(0).replaceAll("\\s+", " "))));
         });
         return text.toString();
     }
 
-    /** {@code datampi_concurrency_factor_at_4=0.83}: a line per engine and client count above one. */
+    /** "4", or "4 + 16 churning" for a run with churning clients. */
+    private static String clientsOf(ClientRun run) {
+        return run.churn().clients() == 0 ? Integer.toString(run.clients())
+                : run.clients() + " + " + run.churn().clients() + " churning";
+    }
+
+    /**
+     * {@code datampi_concurrency_factor_at_4=0.83}: a line per engine and client count above one, without churning
+     * clients (a run with them is the same clients' work under more load: its row shows its factor).
+     */
     static List<String> factorLines(Map<String, List<ClientRun>> results) {
         List<String> lines = new ArrayList<>();
-        results.forEach((engine, runs) -> runs.stream().filter(run -> run.clients() > 1).forEach(run ->
+        results.forEach((engine, runs) -> runs.stream().filter(run -> run.clients() > 1 && run.churn().clients() == 0)
+                .forEach(run ->
                 lines.add(String.format(Locale.ROOT, "%s_concurrency_factor_at_%d=%.2f", engine, run.clients(),
                         run.concurrencyFactor(runs.get(0))))));
         return lines;

@@ -53,6 +53,8 @@ final class HiveServer2Process implements AutoCloseable {
         settings.forEach((key, value) -> command.addAll(List.of("--hiveconf", key + "=" + value)));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(console.toFile());
+        // Only what the caller passes: a HIVE_DATAMPI_CLASSPATH of the bench's own environment would reach every server.
+        builder.environment().remove("HIVE_DATAMPI_CLASSPATH");
         builder.environment().putAll(environment);
         builder.environment().put("HIVE_DATAMPI_HEAP", heapMb + "m");
         // The bench's own build is the one to run: no rebuild by the server's start.

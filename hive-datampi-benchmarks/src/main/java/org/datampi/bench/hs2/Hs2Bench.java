@@ -1,6 +1,7 @@
 package org.datampi.bench.hs2;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +15,11 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.datampi.bench.harness.BenchmarkDriver;
 import org.datampi.bench.harness.EngineBaseline;
@@ -40,14 +45,23 @@ import org.datampi.bench.tpch.TpchRunner;
  * unless --hiveconf says otherwise; a second would take memory and cores beyond what the other engines get), tez-yarn
  * HiveServer2's Tez session pool of one session (one Tez AM holding the budget's task containers, opened when the
  * server starts), as a Tez site sizes its pool to its cluster: a query that finds the session busy waits for it.
+ *
+ * <p>With {@code --churn K}, one more run after the others: the largest client count again, with K {@link ChurnClient}s
+ * opening and closing sessions beside them (half of them mid-query), to show that the server goes on answering its
+ * other sessions rightly and at what cost.
  */
 public final class Hs2Bench {
     private static final String USAGE = "Hs2Bench --engines datampi --clients 1,2,4 --rounds R --scale SF --format "
-            + "orc --queries 1-22 --heap SIZE --procs P --out DIR --command TEXT [--record FILE --section NAME] "
-            + "[--hiveconf KEY=VALUE]...";
+            + "orc --queries 1-22 --heap SIZE --procs P --out DIR --command TEXT [--churn K] [--record FILE --section "
+            + "NAME] [--hiveconf KEY=VALUE]...";
     /** TPC-H's short query, whose latency under load the issue bounds (3 times alone). */
     private static final String SHORT_QUERY = "q6";
     private static final List<String> ENGINES = List.of("datampi", "datampi-mr", "tez-yarn");
+    private static final int LOGIN_TIMEOUT_SECONDS = 120;
+    /** Sessions a run holds open at once beyond its clients (the untimed warm-up's, Beeline's by an admin). */
+    private static final int SPARE_SESSIONS = 8;
+    /** How long a run waits for its churning clients once its clients are done: each is between two sessions. */
+    private static final long CHURN_END_SECONDS = 300;
 
     private Hs2Bench() {
     }
@@ -55,9 +69,9 @@ public final class Hs2Bench {
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
         RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--engines", "--clients", "--rounds",
-                "--scale", "--format", "--queries", "--heap", "--procs", "--out", "--command", "--record",
+                "--scale", "--format", "--queries", "--heap", "--procs", "--out", "--command", "--churn", "--record",
                 "--section"), Map.of("--engines", "datampi", "--clients", "1,2,4", "--rounds", "1", "--queries",
-                "1-22", "--format", "orc"));
+                "1-22", "--format", "orc", "--churn", "0"));
         List<String> engines = Arrays.asList(options.get("--engines").split(","));
         for (String engine : engines) {
             if (!ENGINES.contains(EngineBaseline.checked(engine))) {
@@ -77,7 +91,14 @@ public final class Hs2Bench {
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be 1 or more, got " + rounds);
         }
+        int churn = options.getInt("--churn");
+        if (churn < 0) {
+            throw new IllegalArgumentException("--churn must be 0 or more, got " + churn);
+        }
+        // No client waits for ever for a session (Hive's JDBC driver takes it as its connect timeout).
+        DriverManager.setLoginTimeout(LOGIN_TIMEOUT_SECONDS);
         String scale = options.get("--scale");
+        TpchQuery shortQuery = TpchQuery.load(home.resolve("tpch-queries"), 6, Double.parseDouble(scale));
         List<TpchQuery> queries = new ArrayList<>();
         for (int number : TpchRunner.parseQueries(options.get("--queries"))) {
             queries.add(TpchQuery.load(home.resolve("tpch-queries"), number, Double.parseDouble(scale)));
@@ -93,23 +114,24 @@ public final class Hs2Bench {
             try (EngineBaseline baseline = EngineBaseline.start(engine, budget, engineOut)) {
                 Map<String, String> settings = new LinkedHashMap<>(baseline.settings());
                 settings.putAll(sharedTasks(engine));
+                // Every open session holds one of the server's Thrift threads.
+                settings.put("hive.server2.thrift.max.worker.threads", Integer.toString(Math.max(32,
+                        clientCounts.last() + churn + SPARE_SESSIONS)));
                 settings.putAll(options.hiveconf());
                 System.err.println("hs2-bench: " + engine + ": starting HiveServer2 (" + budget.describe(engine)
                         + ")");
                 Map<String, String> environment = engine.equals("tez-yarn") ? Map.of("HIVE_DATAMPI_CLASSPATH",
-                        home.resolve("hive-datampi-benchmarks/target/tez-lib") + "/*") : Map.of();
+                        tezRuntime(home) + "/*") : Map.of();
                 try (HiveServer2Process server = HiveServer2Process.start(home, settings, environment,
                         budget.clientHeapMb(engine), engineOut.resolve("hiveserver2.console"),
                         Path.of(WorkloadRunner.defaultStateDir(), "logs", "hiveserver2-datampi.log"))) {
                     List<ProcessHandle> processes = new ArrayList<>(List.of(server.handle()));
                     processes.addAll(baseline.processes());
-                    results.put(engine, runAll(server, processes, database, queries, rounds, clientCounts,
-                            engine));
+                    Load load = new Load(database, queries, rounds, shortQuery);
+                    results.put(engine, runAll(server, processes, load, clientCounts, churn, engine,
+                            engineOut.resolve("queries.csv")));
                 }
             }
-            List<String> csv = new ArrayList<>(List.of(QueryRun.CSV_HEADER));
-            results.get(engine).forEach(run -> run.queries().forEach(query -> csv.add(query.toCsv())));
-            Files.write(engineOut.resolve("queries.csv"), csv, StandardCharsets.UTF_8);
         }
 
         String title = String.format(Locale.ROOT, "HiveServer2 with %s clients at once, TPC-H scale %s, %s, %d "
@@ -133,6 +155,15 @@ public final class Hs2Bench {
         System.exit(failed ? 1 : 0);
     }
 
+    /** The Tez runtime a Tez AM and its tasks need beside Hive's jars (the benchmarks' build collects it). */
+    private static Path tezRuntime(Path home) {
+        Path tez = home.resolve("hive-datampi-benchmarks/target/tez-lib");
+        if (!Files.isDirectory(tez)) {
+            throw new IllegalStateException("Tez's runtime is missing from " + tez + ": run bin/setup");
+        }
+        return tez;
+    }
+
     /** How the engine's sessions share the budget's task processes (see the class doc). */
     private static Map<String, String> sharedTasks(String engine) {
         if (engine.equals("tez-yarn")) {
@@ -143,52 +174,84 @@ public final class Hs2Bench {
         return Map.of("hive.datampi.groups.max", "1");
     }
 
+    /** What every client of a run does: the query set ROUNDS times over DATABASE; churning clients SHORT_QUERY. */
+    private record Load(String database, List<TpchQuery> queries, int rounds, TpchQuery shortQuery) {
+    }
+
     /**
-     * One client first (its answers are the reference), then each larger count. PROCESSES are the engine's process
-     * trees (HiveServer2's, and for tez-yarn YARN's) whose peak memory each run reports.
+     * One client first (its answers are the reference), then each larger count, then (CHURN above 0) the largest
+     * again with CHURN churning clients. PROCESSES are the engine's process trees (HiveServer2's, and for tez-yarn
+     * YARN's) whose peak memory each run reports. Every query of the runs so far is in CSV after each run, so that a
+     * bench stopped midway keeps what it measured.
      */
-    private static List<ClientRun> runAll(HiveServer2Process server, List<ProcessHandle> processes, String database,
-            List<TpchQuery> queries, int rounds, TreeSet<Integer> clientCounts, String engine) throws Exception {
+    private static List<ClientRun> runAll(HiveServer2Process server, List<ProcessHandle> processes, Load load,
+            TreeSet<Integer> clientCounts, int churn, String engine, Path csv) throws Exception {
         // An untimed query first, so that no timed one pays for the server's first compile (its JIT, the metastore's
         // caches). Each run still starts its group of ranks: a group ends when the last session that used it closes.
-        new ClientLoop(server.url(database), queries.subList(0, 1), 1, 1, 0, System.nanoTime(), null,
+        new ClientLoop(server.url(load.database()), load.queries().subList(0, 1), 1, 1, 0, System.nanoTime(), null,
                 new ConcurrentHashMap<>()).call();
         Map<String, List<String>> reference = new ConcurrentHashMap<>();
         List<ClientRun> runs = new ArrayList<>();
-        for (int clients : clientCounts) {
+        List<Integer> counts = new ArrayList<>(clientCounts);
+        if (churn > 0) {
+            counts.add(clientCounts.last());
+        }
+        for (int i = 0; i < counts.size(); i++) {
+            int clients = counts.get(i);
+            int churning = i == clientCounts.size() ? churn : 0;
             // The single client's rows are the reference; a larger run compares with them and keeps its own apart.
-            ClientRun run = clients == 1 ? run(server, processes, database, queries, rounds, clients, null, reference)
-                    : run(server, processes, database, queries, rounds, clients, Map.copyOf(reference),
+            ClientRun run = clients == 1 && churning == 0
+                    ? run(server, processes, load, clients, 0, null, reference)
+                    : run(server, processes, load, clients, churning, Map.copyOf(reference),
                             new ConcurrentHashMap<>());
-            System.err.printf(Locale.ROOT, "hs2-bench: %s, %d client%s: %.1f s, %.1f queries/min, %d error%s%n",
-                    engine, clients, clients == 1 ? "" : "s", run.wallSeconds(), run.queriesPerMinute(), run.errors(),
-                    run.errors() == 1 ? "" : "s");
+            System.err.printf(Locale.ROOT, "hs2-bench: %s, %d client%s%s: %.1f s, %.1f queries/min, %d error%s%n",
+                    engine, clients, clients == 1 ? "" : "s", churning == 0 ? "" : " + " + churning + " churning",
+                    run.wallSeconds(), run.queriesPerMinute(), run.errors(), run.errors() == 1 ? "" : "s");
             runs.add(run);
+            List<String> lines = new ArrayList<>(List.of(QueryRun.CSV_HEADER + ",churning"));
+            runs.forEach(done -> done.queries().forEach(query -> lines.add(query.toCsv() + ","
+                    + done.churn().clients())));
+            Files.write(csv, lines, StandardCharsets.UTF_8);
         }
         return runs;
     }
 
-    private static ClientRun run(HiveServer2Process server, List<ProcessHandle> processes, String database,
-            List<TpchQuery> queries, int rounds, int clients, Map<String, List<String>> expected,
-            Map<String, List<String>> answers) throws Exception {
+    private static ClientRun run(HiveServer2Process server, List<ProcessHandle> processes, Load load, int clients,
+            int churning, Map<String, List<String>> expected, Map<String, List<String>> answers) throws Exception {
         int groupsBefore = server.groupsStarted();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        ExecutorService pool = Executors.newFixedThreadPool(clients + churning);
+        AtomicBoolean working = new AtomicBoolean(true);
         List<QueryRun> all = new ArrayList<>();
+        Churn churn = Churn.NONE;
         long peak;
         try (PeakMemory memory = new PeakMemory(processes)) {
             long start = System.nanoTime();
             List<Future<List<QueryRun>>> futures = new ArrayList<>();
             for (int client = 0; client < clients; client++) {
-                futures.add(pool.submit(new ClientLoop(server.url(database), queries, rounds, clients, client, start,
-                        expected, answers)));
+                futures.add(pool.submit(new ClientLoop(server.url(load.database()), load.queries(), load.rounds(),
+                        clients, client, start, expected, answers)));
+            }
+            List<Future<Churn>> churners = new ArrayList<>();
+            for (int client = 0; client < churning; client++) {
+                churners.add(pool.submit(new ChurnClient(server.url(load.database()), load.shortQuery(), client,
+                        working::get)));
             }
             for (Future<List<QueryRun>> future : futures) {
                 all.addAll(future.get());
             }
+            working.set(false);
+            for (int client = 0; client < churners.size(); client++) {
+                try {
+                    churn = churn.plus(churners.get(client).get(CHURN_END_SECONDS, TimeUnit.SECONDS));
+                } catch (ExecutionException | TimeoutException e) {
+                    churn = churn.plus(Churn.failed(client, e instanceof ExecutionException ? e.getCause() : e));
+                }
+            }
             peak = memory.peakMegabytes();
         } finally {
+            working.set(false);
             pool.shutdownNow();
         }
-        return new ClientRun(clients, all, server.groupsStarted() - groupsBefore, peak);
+        return new ClientRun(clients, all, server.groupsStarted() - groupsBefore, peak, churn);
     }
 }

@@ -54,6 +54,29 @@ class ClientRunTest {
         assertEquals("1,0,0,q2,1.000,1.000,0,error", run.queries().get(1).toCsv());
     }
 
+    /**
+     * Churning clients beside a run: their errors are the run's, their sessions are told under the table, and the
+     * run has no concurrency factor line (that line is for runs of the clients alone; the run's row has its factor).
+     */
+    @Test
+    void churningClientsAreReportedApartAndTheirErrorsCount() {
+        List<QueryRun> queries = List.of(run(2, 0, 0, "q1", 0, 5), run(2, 0, 0, "q6", 5, 1),
+                run(2, 1, 0, "q6", 0, 2), run(2, 1, 0, "q1", 2, 6));
+        ClientRun plain = new ClientRun(2, queries, 1, 4_000);
+        Churn churn = Churn.ofOneClient(7, 3, List.of()).plus(Churn.ofOneClient(6, 3,
+                List.of("churn client 1 could not open a session: refused")));
+        ClientRun churned = new ClientRun(2, queries, 2, 4_200, churn);
+        assertEquals(2, churn.clients());
+        assertEquals(1, churned.errors(), "the churning client's error is the run's");
+        Map<String, List<ClientRun>> results = Map.of("datampi", List.of(ALONE, plain, churned));
+        assertEquals(List.of("datampi_concurrency_factor_at_2=0.40"), ConcurrencyReport.factorLines(results));
+        String table = ConcurrencyReport.markdown(results, "q6");
+        assertTrue(table.contains("| 2 + 2 churning | 8.0 | 30.0 | 0.40 |"), table);
+        assertTrue(table.contains("With 2 clients at work, 2 more opened 13 sessions, ran SHOW TABLES or q6 in each, "
+                + "and closed 6 of them while q6 ran; errors of the churning clients: 1. The first: churn client 1 "
+                + "could not open a session: refused"), table);
+    }
+
     private static QueryRun run(int clients, int client, int round, String query, double start, double seconds) {
         return new QueryRun(clients, client, round, query, start, seconds, 1, Optional.empty());
     }

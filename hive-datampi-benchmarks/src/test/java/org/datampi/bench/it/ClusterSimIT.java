@@ -60,20 +60,22 @@ class ClusterSimIT {
             + "ORDER BY page";
     private static final String JOIN = "SELECT p.site, count(*), max(v.id), sum(v.duration) FROM visits v "
             + "JOIN pages p ON v.page = p.page GROUP BY p.site";
-    /** oTasksGoToTheHostsThatHoldTheirBlocks's scan, over visits (its table spread holds visits' rows). */
-    private static final String PAGES_SCAN = "SELECT page, count(*), max(duration) FROM visits GROUP BY page";
-    private static final List<String> CHECKED_ON_MR = List.of(SCAN, GROUP_BY, SELF_JOIN, ORDERED, JOIN, PAGES_SCAN);
+    /** oTasksGoToTheHostsThatHoldTheirBlocks's scan, here over visits (its table spread holds visits' rows). */
+    private static final String LOCALITY_SCAN = "SELECT page, count(*), max(duration) FROM visits GROUP BY page";
+    private static final List<String> CHECKED_ON_MR = List.of(SCAN, GROUP_BY, SELF_JOIN, ORDERED, JOIN, LOCALITY_SCAN);
 
     /**
-     * The MR script's section lines: "corpus.section=NAME" (what SET prints) before each corpus query's, write
-     * check's or checked query's rows.
+     * The section lines of a script's or session's output: "corpus.section=NAME" (what SET prints) before each corpus
+     * query's, corpus write check's or checked query's rows.
      */
     private static final String SECTION = "corpus.section";
-    private static final String CHECK = " / check ";
-    private static final String CHECKED = "checked query ";
+    private static final String WRITE_CHECK = " / check ";
+    private static final String CHECKED_QUERY = "checked query ";
 
     private SimulatedCluster cluster;
-    /** Hive on MR's rows by section: the corpus's queries and checks, and CHECKED_ON_MR's (see up). */
+    /** Hive on MR's session (see up): CHECKED_ON_MR's queries, then the query corpus. */
+    private Script mr;
+    /** Its rows by section. */
     private Map<String, List<String>> mrSections;
 
     @BeforeAll
@@ -86,31 +88,42 @@ class ClusterSimIT {
                 "the table is in the cluster's HDFS:\n" + tables.output());
 
         // Hive on MR, the independent engine, in one session for the whole class (each session costs a Hive start):
-        // the query corpus's tables and its queries and writes, then every query the tests compare with MR's rows.
+        // every query the tests compare with MR's rows, then the query corpus's tables, queries and writes. Its exit
+        // is checked where its rows are used (hive -f stops at a failed statement: a corpus query's failure leaves
+        // the checked queries' rows, which come first).
         Path data = cluster.logs().resolve("corpus-data");
         QueryCorpus.writeData(data);
         Result put = cluster.run("corpus-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/corpus");
         assertEquals(0, put.exit(), "the corpus's files go into HDFS:\n" + put.output());
-        List<String> script = new ArrayList<>(QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
+        List<String> script = new ArrayList<>(checkedQueries(CHECKED_ON_MR));
+        script.addAll(QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
         script.addAll(corpusScript("mr"));
-        script.add("RESET");
-        for (int i = 0; i < CHECKED_ON_MR.size(); i++) {
-            script.addAll(List.of("SET " + SECTION + "=" + CHECKED + i, "SET " + SECTION, CHECKED_ON_MR.get(i)));
-        }
-        Script mr = cluster.hiveScript("mr", "mr", QueryCorpus.SETTINGS, Map.of(), script);
-        assertEquals(0, mr.exit(), "the corpus and the checked queries on MR:\n" + SimulatedCluster.tail(mr.console()));
+        mr = cluster.hiveScript("mr-answers", "mr", QueryCorpus.SETTINGS, Map.of(), script);
         mrSections = sections(mr.rows());
     }
 
-    /** Hive on MR's rows of QUERIES (of CHECKED_ON_MR), one after another; each query returned rows. */
-    private List<String> mrRows(String... queries) {
-        List<String> rows = new ArrayList<>();
+    /** QUERIES (of CHECKED_ON_MR), each after its section lines. */
+    private static List<String> checkedQueries(List<String> queries) {
+        List<String> statements = new ArrayList<>();
         for (String query : queries) {
-            List<String> section = mrSections.get(CHECKED + CHECKED_ON_MR.indexOf(query));
-            assertTrue(section != null && !section.isEmpty(), "MR returned rows for " + query);
-            rows.addAll(section);
+            int index = CHECKED_ON_MR.indexOf(query);
+            assertTrue(index >= 0, "a query of CHECKED_ON_MR: " + query);
+            statements.addAll(List.of("SET " + SECTION + "=" + CHECKED_QUERY + index, "SET " + SECTION, query));
         }
-        return rows;
+        return statements;
+    }
+
+    /** Hive on MR's rows of QUERY (of CHECKED_ON_MR); it returned some. */
+    private List<String> mrRows(String query) {
+        List<String> section = mrSections.get(CHECKED_QUERY + CHECKED_ON_MR.indexOf(query));
+        assertTrue(section != null && !section.isEmpty(), "MR returned rows for " + query + ":\n"
+                + SimulatedCluster.tail(mr.console()));
+        return section;
+    }
+
+    /** Whether QUERY's rows come in an order of its own: MR's and datampi's must then be in the same order. */
+    private static boolean ordered(String query) {
+        return query.contains(" ORDER BY ");
     }
 
     @AfterAll
@@ -199,7 +212,12 @@ class ClusterSimIT {
             assertEquals(0, rankLogs.exit(), "dmp" + host + " keeps the logs of its ranks, whose heap fits a task's "
                     + "memory:\n" + rankLogs.output());
         }
-        assertEquals(sorted(mrRows(ORDERED, JOIN)), sorted(slurm.rows().lines().toList()),
+        List<String> rows = slurm.rows().lines().toList();
+        int ordered = mrRows(ORDERED).size();
+        assertTrue(rows.size() >= ordered, "both queries' rows:\n" + slurm.rows());
+        assertEquals(mrRows(ORDERED), rows.subList(0, ordered),
+                "datampi's rows in the allocation equal MR's, in order");
+        assertEquals(sorted(mrRows(JOIN)), sorted(rows.subList(ordered, rows.size())),
                 "datampi's rows in the allocation equal MR's");
 
         // Both refusals in one shell (hive.cli.errors.ignore: the script goes on after a failed statement). The
@@ -230,8 +248,10 @@ class ClusterSimIT {
         assertEquals(0, job.exit(), "the batch job succeeds:\n" + job.output() + "\n" + console);
         assertTrue(console.contains("(ranks 0-1 on dmp1; 2-3 on dmp2; 4-5 on dmp3)"), "on the job's six tasks:\n"
                 + console);
-        assertEquals(sorted(mrRows(GROUP_BY, JOIN)),
-                sorted(Files.readAllLines(cluster.logs().resolve("sbatch-query.out"))), "the job's rows equal MR's");
+        List<String> expected = new ArrayList<>(mrRows(GROUP_BY));
+        expected.addAll(mrRows(JOIN));
+        assertEquals(sorted(expected), sorted(Files.readAllLines(cluster.logs().resolve("sbatch-query.out"))),
+                "the job's rows equal MR's");
     }
 
     /**
@@ -447,14 +467,16 @@ class ClusterSimIT {
         assertEquals(Collections.nCopies(RANKS, "1"), replicas.output().lines().filter(line -> line.matches(
                 "\\d+ \\d+_\\d+")).map(line -> line.split(" ")[0]).toList(),
                 "one file per reduce task, each of one replica:\n" + replicas.output());
-        String scan = PAGES_SCAN.replace("FROM visits", "FROM spread") + ";";
+        String scan = LOCALITY_SCAN.replace("FROM visits", "FROM spread") + ";";
         Result datampi = cluster.hive("locality", "SET hive.input.format=org.apache.hadoop.hive.ql.io."
                 + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "
                 + "SET hive.datampi.plan=dag; " + scan + "SET hive.datampi.plan=mapreduce; " + scan);
         assertEquals(0, datampi.exit(), "the scans on datampi:\n" + datampi.output());
-        List<String> expected = new ArrayList<>(mrRows(PAGES_SCAN));
-        expected.addAll(mrRows(PAGES_SCAN));
-        assertEquals(sorted(expected), sorted(rows(datampi.output())), "each shape's rows equal MR's over visits");
+        assertTrue(datampi.output().contains("job_datampi"), "datampi stages ran:\n" + datampi.output());
+        List<String> expected = new ArrayList<>(mrRows(LOCALITY_SCAN));
+        expected.addAll(mrRows(LOCALITY_SCAN));
+        assertEquals(sorted(expected), sorted(rows(datampi.output())), "both shapes' rows equal MR's over visits "
+                + "(each a page's row, once per shape)");
         assertTrue(datampi.output().contains(": Map 1 (") && datampi.output().matches(
                 "(?s).*map = 100%,\\s+reduce = 100%.*"), "the scan ran in both shapes:\n" + datampi.output());
         List<String> locality = Pattern.compile("O tasks data-local: \\d+ of \\d+").matcher(datampi.output()).results()
@@ -487,8 +509,9 @@ class ClusterSimIT {
                 .map(MatchResult::group).distinct().count();
         assertTrue(datampiJobs >= QueryCorpus.queries().size(), "every query ran datampi stages: " + datampiJobs);
 
+        assertEquals(0, mr.exit(), "the corpus on MR:\n" + SimulatedCluster.tail(mr.console()));
         Map<String, List<String>> expected = new LinkedHashMap<>(mrSections);
-        expected.keySet().removeIf(section -> section.startsWith(CHECKED));
+        expected.keySet().removeIf(section -> section.startsWith(CHECKED_QUERY));
         Map<String, List<String>> actual = sections(datampi.rows());
         assertEquals(expected.keySet(), actual.keySet(), "both engines ran every section");
         List<String> wrong = new ArrayList<>();
@@ -501,11 +524,11 @@ class ClusterSimIT {
                 wrong.add(query.name());
             }
         }
-        expected.keySet().stream().filter(section -> section.contains(CHECK))
+        expected.keySet().stream().filter(section -> section.contains(WRITE_CHECK))
                 .filter(section -> !sorted(expected.get(section)).equals(sorted(actual.get(section))))
                 .forEach(wrong::add);
         assertTrue(wrong.isEmpty(), "datampi's rows differ from MR's in " + wrong + "; see "
-                + cluster.logs().resolve("corpus-datampi.out") + " and mr.out");
+                + cluster.logs().resolve("corpus-datampi.out") + " and mr-answers.out");
 
         for (int host = 1; host <= HOSTS; host++) {
             List<String> touched = filesRanksTouched("dmp" + host, recordings);
@@ -533,7 +556,7 @@ class ClusterSimIT {
             script.addAll(write.statementsFor(engine));
             List<String> checks = write.checksFor(engine);
             for (int i = 0; i < checks.size(); i++) {
-                script.addAll(List.of("SET " + SECTION + "=" + write.name() + CHECK + i, "SET " + SECTION,
+                script.addAll(List.of("SET " + SECTION + "=" + write.name() + WRITE_CHECK + i, "SET " + SECTION,
                         checks.get(i)));
             }
         }
@@ -595,18 +618,29 @@ class ClusterSimIT {
      */
     @Test
     void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
-        cluster.assertTpchAnswersAsDuckDb("orc", List.of(2, 8, 11, 15, 16, 20));
+        List<Integer> queries = List.of(2, 8, 11, 15, 16, 20);
+        assertTrue(Collections.disjoint(queries, ClusterSimIntelMpiIT.QUERIES), "queries the other MPI's class does "
+                + "not run");
+        cluster.assertTpchAnswersAsDuckDb("orc", queries);
     }
 
     /**
-     * Runs the SETTINGS then QUERIES (of CHECKED_ON_MR) on datampi: the session succeeds, a datampi stage ran, and
-     * its rows are MR's.
+     * Runs the SETTINGS then QUERIES (of CHECKED_ON_MR) on datampi, each after its section lines: the session
+     * succeeds, a datampi stage ran, and each query's rows are MR's (in MR's order when the query orders them).
      */
     private Result assertSameRowsAsMr(String name, String settings, String... queries) throws Exception {
-        Result datampi = cluster.hive(name, settings + " " + String.join(";", queries) + ";");
+        Result datampi = cluster.hive(name, settings + " " + String.join(";", checkedQueries(List.of(queries)))
+                + ";");
         assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
         assertTrue(datampi.output().contains("job_datampi"), "a datampi stage ran:\n" + datampi.output());
-        assertEquals(sorted(mrRows(queries)), sorted(rows(datampi.output())), "datampi's rows equal MR's");
+        Map<String, List<String>> sections = sections(datampi.output());
+        for (String query : queries) {
+            List<String> expected = mrRows(query);
+            List<String> actual = rows(String.join("\n", sections.getOrDefault(CHECKED_QUERY
+                    + CHECKED_ON_MR.indexOf(query), List.of())));
+            assertEquals(ordered(query) ? expected : sorted(expected), ordered(query) ? actual : sorted(actual),
+                    "datampi's rows of " + query + " equal MR's");
+        }
         return datampi;
     }
 
