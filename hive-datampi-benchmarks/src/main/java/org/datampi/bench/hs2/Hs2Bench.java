@@ -108,6 +108,7 @@ public final class Hs2Bench {
                 BenchmarkDriver.megabytes(options.get("--heap")));
         Path out = Files.createDirectories(Path.of(options.get("--out")));
 
+        Load load = new Load(database, queries, rounds, shortQuery);
         Map<String, List<ClientRun>> results = new LinkedHashMap<>();
         for (String engine : engines) {
             Path engineOut = Files.createDirectories(out.resolve(engine));
@@ -127,7 +128,6 @@ public final class Hs2Bench {
                         Path.of(WorkloadRunner.defaultStateDir(), "logs", "hiveserver2-datampi.log"))) {
                     List<ProcessHandle> processes = new ArrayList<>(List.of(server.handle()));
                     processes.addAll(baseline.processes());
-                    Load load = new Load(database, queries, rounds, shortQuery);
                     results.put(engine, runAll(server, processes, load, clientCounts, churn, engine,
                             engineOut.resolve("queries.csv")));
                 }
