@@ -41,8 +41,8 @@ import org.datampi.bench.tpch.TpchRunner;
  * group of ranks runs them all, and watches whether anything ages. The statements are TPC-H's 22 queries looped (each
  * answer equal to the first time that query ran), with, mixed in: every {@value #UDF_EVERY}th, a session of its own
  * that adds a jar and runs a function from it (a class loader per session, which must go again); at 50 past every
- * hundred, a query that fails to compile; with --cancel-every N, every Nth a long query cancelled once it runs (a
- * cancel ends its group: the next starts a new one). Every --sample-every statements it samples HiveServer2's JVM and
+ * hundred, a query that fails to compile; with --cancel-every N, every Nth a long query cancelled once it runs (it runs
+ * past hive.datampi.cancel.grace, so the cancel ends its group: the next starts a new one). Every --sample-every statements it samples HiveServer2's JVM and
  * each rank's ({@link JvmSample}: heap after a full GC, RSS, threads, descriptors, classes) and the files under the
  * ranks' local directory; at the end, with the server stopped, the files left there. Reports the samples and each
  * measure's growth from the first sample after --baseline statements to the last ({@link SoakReport}), prints

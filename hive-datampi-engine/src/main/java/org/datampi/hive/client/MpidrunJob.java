@@ -32,6 +32,8 @@ final class MpidrunJob {
     /** Whether the job failed because a rank was lost rather than by an error of its own; set as it fails. */
     private volatile boolean rankLost;
     private volatile boolean killed;
+    /** Whether the job was cancelled ({@link #cancel}): it ends KILLED even if its ranks finish it. */
+    private volatile boolean cancelled;
     /** Whether a deadline (start, stage) ended the job. */
     private volatile boolean pastDeadline;
     private volatile long ranksUp;
@@ -73,8 +75,15 @@ final class MpidrunJob {
         }
     }
 
+    /** Every rank is through the job: it succeeded, unless it was cancelled meanwhile. */
     void succeeded() {
         ended = System.nanoTime();
+        if (cancelled) {
+            failedWith("datampi: job " + id + " was cancelled; its ranks finished its tasks within the cancel grace "
+                    + "and stay up for the next stage");
+            exit.complete(State.KILLED);
+            return;
+        }
         exit.complete(State.SUCCEEDED);
     }
 
@@ -85,9 +94,9 @@ final class MpidrunJob {
     void failed(String reason, boolean processLost) {
         ended = System.nanoTime();
         synchronized (this) {
-            rankLost = isRankLoss(killed || pastDeadline, reportedRankLost, processLost);
+            rankLost = isRankLoss(killed || cancelled || pastDeadline, reportedRankLost, processLost);
         }
-        if (killed) {
+        if (killed || cancelled) {
             failedWith("datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); its ranks "
                     + "were stopped");
             exit.complete(State.KILLED);
@@ -208,5 +217,31 @@ final class MpidrunJob {
     void kill() {
         killed = true;
         pool.kill();
+    }
+
+    /**
+     * Cancels the job, giving it GRACE_SECONDS to end on its ranks before they are stopped ({@link #kill}); returns
+     * once the ranks are through it or stopped, so that nothing of it writes after its stage is closed. A job that ends within the grace ends
+     * KILLED all the same, and its group stays up for the next stage, another session's included: stopping the ranks
+     * mid-job ends the group every session shares, and each of them then pays for a new one (mpirun, the JVMs,
+     * MPI_Init).
+     */
+    void cancel(long graceSeconds) {
+        cancelled = true;
+        if (graceSeconds > 0) {
+            try {
+                exit.get(graceSeconds, TimeUnit.SECONDS);
+                return;
+            } catch (TimeoutException e) {
+                // Past the grace: stopped below.
+            } catch (ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!exit.isDone()) {
+            kill();
+        }
     }
 }

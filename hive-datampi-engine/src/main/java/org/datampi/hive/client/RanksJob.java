@@ -72,6 +72,16 @@ public final class RanksJob {
         }
     }
 
+    /**
+     * Cancels the job unless it has ended: it has GRACE_SECONDS to end on its ranks, which then stay up, before they
+     * are stopped. Returns once the ranks are through it or stopped.
+     */
+    public void cancel(long graceSeconds) {
+        if (!process.exit().isDone()) {
+            process.cancel(graceSeconds);
+        }
+    }
+
     /** What the console says after the job: its ranks' logs and hosts, why it failed, where its time went. */
     public DataMPIJobRunner.JobOutcome outcome() {
         return process.outcome(List.of());

@@ -54,6 +54,13 @@ public final class DataMPISettings {
     /** Seconds a stage may run before it fails and its ranks are stopped (86400: a day). */
     public static final String STAGE_TIMEOUT = "hive.datampi.stage.timeout";
     /**
+     * Seconds a cancelled DAG stage (HiveServer2's cancel, a session closed mid-query) has to end on its ranks before
+     * they are stopped (5; 0: at once). Stopping the ranks mid-job is the only way out of a running task, and it ends
+     * the group that every session of the JVM shares; a job that ends within the grace leaves the group warm, its
+     * output discarded. Ctrl-C in the CLI and the MapReduce shape's kill stop the ranks at once.
+     */
+    public static final String CANCEL_GRACE = "hive.datampi.cancel.grace";
+    /**
      * How many times a stage that failed because a rank was lost (killed, crashed, its host gone) runs again on a
      * fresh group of ranks (1); a stage that failed by an error of its own (a throwing UDF, corrupt input) is not.
      */
@@ -89,8 +96,8 @@ public final class DataMPISettings {
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
-            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, STAGE_RETRIES,
-            GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
+            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, CANCEL_GRACE,
+            STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 
@@ -175,6 +182,7 @@ public final class DataMPISettings {
             case CONCURRENT_VERTICES -> flag(conf, CONCURRENT_VERTICES, true);
             case START_TIMEOUT -> startTimeoutSeconds(conf);
             case STAGE_TIMEOUT -> stageTimeoutSeconds(conf);
+            case CANCEL_GRACE -> cancelGraceSeconds(conf);
             case STAGE_RETRIES -> stageRetries(conf);
             case GROUPS_MAX -> groupsMax(conf);
             case PLAN -> PlanShape.of(conf);
@@ -310,6 +318,11 @@ public final class DataMPISettings {
         }
         throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
                 + ": expected a positive number of seconds");
+    }
+
+    /** {@link #CANCEL_GRACE}: 0 or more seconds, strictly. */
+    public static int cancelGraceSeconds(Configuration conf) {
+        return atLeast(conf, CANCEL_GRACE, 5, 0, "0 (stop the ranks at once) or a positive number of seconds");
     }
 
     /** How many times a stage that lost a rank runs again ({@link #STAGE_RETRIES}, 1): 0 or more, strictly. */

@@ -83,8 +83,9 @@ public final class DataMPIDagTask extends TezTask {
         Path dagDir = null;
         boolean success = false;
         boolean interrupted = false;
-        // Ctrl-C in Hive's CLI (and ours) reaches running stages through Hive's interrupt callbacks.
-        HiveInterruptCallback interrupt = this::shutdown;
+        // Ctrl-C in Hive's CLI (and ours) reaches running stages through Hive's interrupt callbacks: the user at
+        // the terminal waits for the prompt, so the ranks stop at once.
+        HiveInterruptCallback interrupt = () -> cancel(0);
         HiveInterruptUtils.add(interrupt);
         DagProgressDisplay display = null;
         try {
@@ -110,7 +111,7 @@ public final class DataMPIDagTask extends TezTask {
                         List.of(fs.makeQualified(dagFile).toString()), console::printInfo, () -> cancelled);
                 running = job;
                 if (cancelled) {
-                    job.stopIfRunning();
+                    job.cancel(DataMPISettings.cancelGraceSeconds(conf));
                 }
                 console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
                         .map(DataMPIDagTask::describe)
@@ -164,17 +165,25 @@ public final class DataMPIDagTask extends TezTask {
         return success ? 0 : 2;
     }
 
-    /** A cancelled query (Hive's TaskQueue, Ctrl-C): the stage does not start, or its ranks are stopped now. */
+    /**
+     * A cancelled query (HiveServer2's cancel, a session closed mid-query): the stage does not start, or its job is
+     * cancelled with {@link DataMPISettings#CANCEL_GRACE}. Returns once its ranks are through it or stopped.
+     */
     @Override
     public void shutdown() {
         if (!isMarkedForDatampi(conf)) {
             super.shutdown();
             return;
         }
+        cancel(DataMPISettings.cancelGraceSeconds(conf));
+    }
+
+    /** The stage does not start, or its job has GRACE_SECONDS to end on its ranks before they are stopped. */
+    private void cancel(long graceSeconds) {
         cancelled = true;
         RanksJob job = running;
         if (job != null) {
-            job.stopIfRunning();
+            job.cancel(graceSeconds);
         }
     }
 

@@ -122,6 +122,43 @@ class RankPoolTest {
         }
     }
 
+    /**
+     * A cancelled job whose ranks finish it within the grace ends KILLED, with nothing of it taken for an answer, and
+     * leaves its group up for the next job.
+     */
+    @Test
+    void aCancelledJobThatEndsWithinTheGraceLeavesItsGroupWarm() throws Exception {
+        try (RankPool pool = start("cat", 60); StatusSender rankZero = ranks()) {
+            MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            Thread canceller = new Thread(() -> job.cancel(30));
+            canceller.start();
+            StandInGroups.awaitTrue(() -> canceller.getState() == Thread.State.TIMED_WAITING);
+            rankZero.send(new RankStatus.JobDone("job_1"));
+            assertEquals(MpidrunJob.State.KILLED, job.exit().get(10, TimeUnit.SECONDS));
+            canceller.join(10_000);
+            assertFalse(canceller.isAlive(), "the cancel returns once the job has ended");
+            assertTrue(job.failure().orElseThrow().contains("was cancelled"), job.failure().get());
+            assertFalse(job.rankLost());
+            assertTrue(pool.isRunning() && pool.isIdle(), "the group stays up and takes the next job");
+            assertTrue(pool.trySubmit("job_2", List.of("--job-id", "job_2")).isPresent());
+        }
+    }
+
+    /** Past the grace the ranks are stopped, as a kill would. */
+    @Test
+    void aCancelledJobPastTheGraceStopsItsGroup() throws Exception {
+        try (RankPool pool = start("read job; sleep 60", 60)) {
+            MpidrunJob job = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            long started = System.nanoTime();
+            job.cancel(1);
+            assertFalse(pool.isRunning(), "the cancel returns once the ranks are stopped");
+            assertTrue(System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(1), "not before the grace");
+            assertEquals(MpidrunJob.State.KILLED, job.exit().get(10, TimeUnit.SECONDS));
+            assertFalse(job.rankLost());
+            assertTrue(pool.hasEnded());
+        }
+    }
+
     private static RankStatus.RankFailed failure(int rank, String where, String cause, boolean rankLost) {
         return new RankStatus.RankFailed(rank, "h1", where, cause, rankLost, Optional.of("/logs/rank-" + rank + ".log"),
                 List.of("INFO started"));

@@ -78,6 +78,7 @@ class DataMPISettingsTest {
                 Map.entry(DataMPISettings.REUSE_RANKS, "1"),
                 Map.entry(DataMPISettings.START_TIMEOUT, "soon"),
                 Map.entry(DataMPISettings.STAGE_TIMEOUT, "-1"),
+                Map.entry(DataMPISettings.CANCEL_GRACE, "-1"),
                 Map.entry(DataMPISettings.STAGE_RETRIES, "-1"),
                 Map.entry(DataMPISettings.GROUPS_MAX, "0"),
                 Map.entry(DataMPISettings.PLAN, "graph"),

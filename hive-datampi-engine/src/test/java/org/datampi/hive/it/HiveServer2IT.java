@@ -241,7 +241,10 @@ class HiveServer2IT {
         }
     }
 
-    /** Statement.cancel() of a running query stops its ranks at once; the session goes on. */
+    /**
+     * Statement.cancel() of a running query that does not end within the cancel grace (hive.datampi.cancel.grace, 5 s)
+     * stops its ranks; the session goes on.
+     */
     @Test
     void cancellingARunningQueryStopsItsRanks() throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -274,6 +277,61 @@ class HiveServer2IT {
             }
             assertEquals(List.of("5000"), rows(statement, "SELECT count(*) FROM sales"), "the session goes on");
         }
+    }
+
+    /**
+     * A query cancelled in one session whose job ends within the cancel grace leaves the group of ranks that every
+     * session shares warm: another session's next query runs on the same rank processes, with no new group's start.
+     */
+    @Test
+    void aCancelInOneSessionLeavesTheSharedGroupWarmForAnother() throws Exception {
+        try (Connection other = connect(); Statement otherStatement = other.createStatement();
+                Connection cancelling = connect(); Statement statement = cancelling.createStatement()) {
+            otherStatement.execute("SET hive.execution.engine=datampi");
+            rows(otherStatement, GROUP_BY);
+            Set<Long> warm = pids(awaitRanks());
+            statement.execute("SET hive.execution.engine=datampi");
+            statement.execute("SET hive.datampi.cancel.grace=60");
+            ExecutorService client = Executors.newSingleThreadExecutor();
+            try {
+                // About 12 s: each row sleeps 2 or 3 ms.
+                Future<List<String>> slow = client.submit(() -> rows(statement, "SELECT count(*) FROM sales WHERE "
+                        + "reflect('java.lang.Thread', 'sleep', cast(2 + id % 2 as bigint)) IS NOT NULL"));
+                awaitQueryLog((HiveStatement) statement, "job_datampi");
+                TimeUnit.SECONDS.sleep(2);
+                statement.cancel();
+                try {
+                    assertEquals(List.of(), slow.get(60, TimeUnit.SECONDS), "the cancelled query gives no answer");
+                } catch (ExecutionException e) {
+                    assertTrue(e.getCause() instanceof SQLException, String.valueOf(e.getCause()));
+                }
+            } finally {
+                client.shutdownNow();
+            }
+            assertEquals(List.of("5000"), rows(otherStatement, "SELECT count(*) FROM sales"));
+            assertEquals(warm, pids(awaitRanks()), "the other session ran on the same warm ranks:\n" + output());
+            assertTrue(output().contains("its ranks finished its tasks within the cancel grace"),
+                    "the cancelled stage ran on the ranks:\n" + output());
+        }
+    }
+
+    /** Polls the statement's operation log, as Beeline does, until a line contains TEXT (60 s at most). */
+    private static void awaitQueryLog(HiveStatement statement, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        StringBuilder log = new StringBuilder();
+        while (!log.toString().contains(text)) {
+            if (System.nanoTime() > deadline) {
+                fail("no '" + text + "' in the query's log within 60 s:\n" + log);
+            }
+            if (statement.hasMoreLogs()) {
+                statement.getQueryLog(true, 100).forEach(line -> log.append(line).append('\n'));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static Set<Long> pids(List<ProcessHandle> processes) {
+        return processes.stream().map(ProcessHandle::pid).collect(Collectors.toSet());
     }
 
     /**
