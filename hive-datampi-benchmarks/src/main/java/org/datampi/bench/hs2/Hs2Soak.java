@@ -41,8 +41,9 @@ import org.datampi.bench.tpch.TpchRunner;
  * group of ranks runs them all, and watches whether anything ages. The statements are TPC-H's 22 queries looped (each
  * answer equal to the first time that query ran), with, mixed in: every {@value #UDF_EVERY}th, a session of its own
  * that adds a jar and runs a function from it (a class loader per session, which must go again); at 50 past every
- * hundred, a query that fails to compile; with --cancel-every N, every Nth a long query cancelled once it runs (it runs
- * past hive.datampi.cancel.grace, so the cancel ends its group: the next starts a new one). Every --sample-every statements it samples HiveServer2's JVM and
+ * hundred, a query that fails to compile; with --cancel-every N, every Nth a query cancelled once it runs, which ends within
+ * the session's hive.datampi.cancel.grace so that the group stays (a cancelled job's leftovers are what the soak is
+ * to find). Every --sample-every statements it samples HiveServer2's JVM and
  * each rank's ({@link JvmSample}: heap after a full GC, RSS, threads, descriptors, classes) and the files under the
  * ranks' local directory; at the end, with the server stopped, the files left there. Reports the samples and each
  * measure's growth from the first sample after --baseline statements to the last ({@link SoakReport}), prints
@@ -55,9 +56,16 @@ public final class Hs2Soak {
             + "[--record FILE --section NAME] [--hiveconf KEY=VALUE]...";
     static final int UDF_EVERY = 25;
     private static final String UDF_NAME = "soak_tag";
-    /** About a minute at scale 0.01: each of lineitem's rows sleeps a millisecond. Cancelled after 3 s of its stage. */
-    private static final String LONG_QUERY = "SELECT count(*) FROM lineitem WHERE reflect('java.lang.Thread', "
-            + "'sleep', cast(l_linenumber % 2 + 1 AS BIGINT)) IS NOT NULL";
+    /**
+     * About 7 s whatever the scale: 3,000 generated rows, each sleeping 2 or 3 ms. Cancelled a second after its stage
+     * shows a running task, it ends within {@link #CANCEL_GRACE_SECONDS}.
+     */
+    private static final String CANCELLED_QUERY = "SELECT count(*) FROM (SELECT posexplode(split(space(2999), ' ')) "
+            + "AS (pos, unused)) t WHERE reflect('java.lang.Thread', 'sleep', cast(2 + pos % 2 AS BIGINT)) IS NOT NULL";
+    /** The cancelling session's hive.datampi.cancel.grace: ample for the query to end on a loaded machine. */
+    private static final int CANCEL_GRACE_SECONDS = 120;
+    /** What HiveServer2's console says of a cancelled job whose ranks finished it and stay (MpidrunJob). */
+    private static final String RANKS_STAYED = "within the cancel grace and stay up for the next stage";
 
     enum Step { TPCH, UDF_SESSION, COMPILE_FAILURE, CANCEL }
 
@@ -258,14 +266,15 @@ public final class Hs2Soak {
     }
 
     /**
-     * A long query cancelled once its stage's tasks run (HiveServer2's console shows a running task), and a second
-     * more: no rows, and the next statement runs (on a new group).
+     * A query cancelled a second after its stage's tasks run (HiveServer2's console shows a running task): no rows,
+     * and its ranks finish its job within the grace and stay, so that the next statement runs on the same group.
      */
     private void cancel(Connection session) throws SQLException, InterruptedException, IOException {
         ExecutorService client = Executors.newSingleThreadExecutor();
         long consoleBefore = Files.size(console);
         try (Statement statement = session.createStatement()) {
-            Future<List<String>> running = client.submit(() -> JdbcRows.query(statement, LONG_QUERY));
+            statement.execute("SET hive.datampi.cancel.grace=" + CANCEL_GRACE_SECONDS);
+            Future<List<String>> running = client.submit(() -> JdbcRows.query(statement, CANCELLED_QUERY));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (!stageRuns(consoleBefore)) {
                 if (System.nanoTime() > deadline || running.isDone()) {
@@ -287,6 +296,11 @@ public final class Hs2Soak {
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new IllegalStateException("the cancelled query did not end within 60 s", e);
             }
+            if (!consoleSince(consoleBefore).contains(RANKS_STAYED)) {
+                throw new IllegalStateException("the cancelled query's job did not end within the cancel grace on its "
+                        + "ranks (HiveServer2's console, " + console + ", says why)");
+            }
+            statement.execute("SET hive.datampi.cancel.grace=");
         } finally {
             client.shutdownNow();
         }
@@ -294,11 +308,16 @@ public final class Hs2Soak {
 
     /** Whether HiveServer2's console, after its first FROM bytes, shows a task running ("0(+1)/1"). */
     private boolean stageRuns(long from) throws IOException {
+        return consoleSince(from).matches("(?s).*Stage-1 [^\n]*\\(\\+\\d+\\).*");
+    }
+
+    /** What HiveServer2's console says after its first FROM bytes (a MB at most). */
+    private String consoleSince(long from) throws IOException {
         try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(console.toFile(), "r")) {
             file.seek(from);
             byte[] added = new byte[(int) Math.min(file.length() - from, 1 << 20)];
             file.readFully(added);
-            return new String(added, StandardCharsets.UTF_8).matches("(?s).*Stage-1 [^\n]*\\(\\+\\d+\\).*");
+            return new String(added, StandardCharsets.UTF_8);
         }
     }
 

@@ -53,8 +53,9 @@ class Hs2SoakIT {
                 .collect(Collectors.toMap(result -> result.group(1), result -> result.group(2)));
         assertEquals("0", figures.get("soak_errors"), output);
         assertEquals("0", figures.get("soak_files_left"), output);
-        // The cancel at 45 ended the first group; the statements after it ran on a second.
-        assertEquals("2", figures.get("soak_groups"), output);
+        // The query cancelled at 45 ended within the cancel grace (the soak checks the console says so): one group ran
+        // all 60 statements.
+        assertEquals("1", figures.get("soak_groups"), output);
         for (String measure : List.of("heap", "threads", "fds")) {
             assertTrue(figures.containsKey("soak_ranks_" + measure + "_growth_percent"), "the ranks' " + measure
                     + " was measured:\n" + output);

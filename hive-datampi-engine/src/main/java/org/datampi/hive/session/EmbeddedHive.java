@@ -84,7 +84,9 @@ public final class EmbeddedHive {
                 Map.entry("hive.metastore.warehouse.external.dir", state.resolve("warehouse-external").toString()),
                 Map.entry("hive.exec.scratchdir", state.resolve("scratch").toString()),
                 Map.entry("hive.exec.local.scratchdir", state.resolve("local-scratch").toString()),
-                Map.entry("hive.downloaded.resources.dir", state.resolve("resources").toString()),
+                // One directory per session, as Hive's default: a session's close deletes its directory, and a shared
+                // one made HiveServer2 fail other sessions as they opened (createPath of a directory just deleted).
+                Map.entry("hive.downloaded.resources.dir", state.resolve("resources") + "/${hive.session.id}_resources"),
                 Map.entry("hive.querylog.location", state.resolve("query-log").toString()),
                 Map.entry("hive.query.results.cache.directory", state.resolve("results-cache").toString()),
                 Map.entry("mapreduce.jobtracker.staging.root.dir", state.resolve("staging").toString()),

@@ -315,6 +315,33 @@ class HiveServer2IT {
         }
     }
 
+    /**
+     * Each session has a directory of its own for downloaded resources, which its close deletes: one session's close
+     * leaves another's in place (a shared one made sessions that opened meanwhile fail).
+     */
+    @Test
+    void aSessionsCloseLeavesAnothersResourceDirectory() throws Exception {
+        try (Connection staying = connect(); Statement statement = staying.createStatement()) {
+            Path stayingDir = resourcesDir(statement);
+            Path closedDir;
+            try (Connection closing = connect(); Statement closingStatement = closing.createStatement()) {
+                closedDir = resourcesDir(closingStatement);
+            }
+            assertFalse(stayingDir.equals(closedDir), "each session its own directory: " + stayingDir);
+            assertFalse(Files.exists(closedDir), "the closed session's directory went: " + closedDir);
+            assertTrue(Files.isDirectory(stayingDir), "the open session's directory stays: " + stayingDir);
+        }
+    }
+
+    /** The session's hive.downloaded.resources.dir, as SET shows it (Hive's variables expanded). */
+    private static Path resourcesDir(Statement statement) throws SQLException {
+        List<String> set = rows(statement, "SET hive.downloaded.resources.dir");
+        assertEquals(1, set.size(), String.valueOf(set));
+        Path dir = Path.of(set.get(0).substring(set.get(0).indexOf('=') + 1));
+        assertTrue(Files.isDirectory(dir), "the session's directory exists: " + dir);
+        return dir;
+    }
+
     /** Polls the statement's operation log, as Beeline does, until a line contains TEXT (60 s at most). */
     private static void awaitQueryLog(HiveStatement statement, String text) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
