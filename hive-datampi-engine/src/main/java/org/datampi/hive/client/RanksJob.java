@@ -65,13 +65,6 @@ public final class RanksJob {
         }
     }
 
-    /** Stops the job now, and with it the ranks that run it, unless it has ended. */
-    public void stopIfRunning() {
-        if (!process.exit().isDone()) {
-            process.kill();
-        }
-    }
-
     /**
      * Cancels the job unless it has ended: it has GRACE_SECONDS to end on its ranks, which then stay up, before they
      * are stopped. Returns once the ranks are through it or stopped.

@@ -146,8 +146,10 @@ public final class DataMPIDagTask extends TezTask {
             HiveInterruptUtils.remove(interrupt);
             RanksJob job = running;
             if (job != null) {
-                // No rank may still read the DAG or write task files once the stage is closed.
-                job.stopIfRunning();
+                // No rank may still read the DAG or write task files once the stage is closed. A job still running
+                // here was interrupted: HiveServer2 interrupts a query's thread when its session closes, before it
+                // cancels the query (SQLOperation.cleanup), so the job has the cancel grace as a cancel's has.
+                job.cancel(DataMPISettings.cancelGraceSeconds(conf));
             }
             success = close(success);
             if (job != null) {

@@ -54,6 +54,8 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HiveServer2IT {
     private static final long START_SECONDS = 180;
+    /** What the console says of a cancelled job whose ranks finished it within the grace (MpidrunJob). */
+    private static final String RANKS_STAYED = "its ranks finished its tasks within the cancel grace";
     private static final String GROUP_BY = "SELECT category, count(*), sum(amount), min(id) FROM sales GROUP BY "
             + "category";
     private static final String JOIN = "SELECT s.category, count(*), max(c.label) FROM sales s JOIN categories c ON "
@@ -280,39 +282,56 @@ class HiveServer2IT {
     }
 
     /**
-     * A query cancelled in one session whose job ends within the cancel grace leaves the group of ranks that every
+     * A query cancelled in one session (Statement.cancel(), or the session closed mid-query, which HiveServer2 does by
+     * interrupting the query's thread) whose job ends within the cancel grace leaves the group of ranks that every
      * session shares warm: another session's next query runs on the same rank processes, with no new group's start.
      */
     @Test
     void aCancelInOneSessionLeavesTheSharedGroupWarmForAnother() throws Exception {
-        try (Connection other = connect(); Statement otherStatement = other.createStatement();
-                Connection cancelling = connect(); Statement statement = cancelling.createStatement()) {
+        try (Connection other = connect(); Statement otherStatement = other.createStatement()) {
             otherStatement.execute("SET hive.execution.engine=datampi");
             rows(otherStatement, GROUP_BY);
             Set<Long> warm = pids(awaitRanks());
-            statement.execute("SET hive.execution.engine=datampi");
-            statement.execute("SET hive.datampi.cancel.grace=60");
-            ExecutorService client = Executors.newSingleThreadExecutor();
-            try {
-                // About 12 s: each row sleeps 2 or 3 ms.
-                Future<List<String>> slow = client.submit(() -> rows(statement, "SELECT count(*) FROM sales WHERE "
-                        + "reflect('java.lang.Thread', 'sleep', cast(2 + id % 2 as bigint)) IS NOT NULL"));
-                awaitQueryLog((HiveStatement) statement, "job_datampi");
-                TimeUnit.SECONDS.sleep(2);
-                statement.cancel();
-                try {
-                    assertEquals(List.of(), slow.get(60, TimeUnit.SECONDS), "the cancelled query gives no answer");
-                } catch (ExecutionException e) {
-                    assertTrue(e.getCause() instanceof SQLException, String.valueOf(e.getCause()));
+            int keptBefore = countInOutput(RANKS_STAYED);
+            for (boolean closeSession : List.of(false, true)) {
+                // The statement is the connection's: closing the connection (a second close does nothing) ends both.
+                try (Connection cancelling = connect()) {
+                    Statement statement = cancelling.createStatement();
+                    statement.execute("SET hive.execution.engine=datampi");
+                    statement.execute("SET hive.datampi.cancel.grace=60");
+                    ExecutorService client = Executors.newSingleThreadExecutor();
+                    try {
+                        // About 8 s: each row sleeps 1 or 2 ms.
+                        Future<List<String>> slow = client.submit(() -> rows(statement, "SELECT count(*) FROM sales "
+                                + "WHERE reflect('java.lang.Thread', 'sleep', cast(1 + id % 2 as bigint)) IS NOT NULL"));
+                        awaitQueryLog((HiveStatement) statement, "job_datampi");
+                        TimeUnit.SECONDS.sleep(2);
+                        if (closeSession) {
+                            cancelling.close();
+                        } else {
+                            statement.cancel();
+                        }
+                        try {
+                            assertEquals(List.of(), slow.get(60, TimeUnit.SECONDS), "the cancelled query gives no "
+                                    + "answer");
+                        } catch (ExecutionException e) {
+                            assertTrue(e.getCause() instanceof SQLException, String.valueOf(e.getCause()));
+                        }
+                    } finally {
+                        client.shutdownNow();
+                    }
                 }
-            } finally {
-                client.shutdownNow();
+                assertEquals(List.of("5000"), rows(otherStatement, "SELECT count(*) FROM sales"));
+                assertEquals(warm, pids(awaitRanks()), (closeSession ? "after the session's close" : "after the cancel")
+                        + " the other session ran on the same warm ranks:\n" + output());
             }
-            assertEquals(List.of("5000"), rows(otherStatement, "SELECT count(*) FROM sales"));
-            assertEquals(warm, pids(awaitRanks()), "the other session ran on the same warm ranks:\n" + output());
-            assertTrue(output().contains("its ranks finished its tasks within the cancel grace"),
-                    "the cancelled stage ran on the ranks:\n" + output());
+            assertEquals(keptBefore + 2, countInOutput(RANKS_STAYED), "both cancelled stages ran on the ranks and "
+                    + "ended within the grace:\n" + output());
         }
+    }
+
+    private int countInOutput(String text) {
+        return output().split(java.util.regex.Pattern.quote(text), -1).length - 1;
     }
 
     /**
