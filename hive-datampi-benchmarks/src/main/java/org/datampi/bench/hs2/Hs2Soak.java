@@ -296,9 +296,14 @@ public final class Hs2Soak {
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new IllegalStateException("the cancelled query did not end within 60 s", e);
             }
-            if (!consoleSince(consoleBefore).contains(RANKS_STAYED)) {
-                throw new IllegalStateException("the cancelled query's job did not end within the cancel grace on its "
-                        + "ranks (HiveServer2's console, " + console + ", says why)");
+            // The stage says so once it has closed, which may be after the client heard of the cancel.
+            long said = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!consoleSince(consoleBefore).contains(RANKS_STAYED)) {
+                if (System.nanoTime() > said) {
+                    throw new IllegalStateException("the cancelled query's job did not end within the cancel grace on "
+                            + "its ranks (HiveServer2's console, " + console + ", says why)");
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
             }
             statement.execute("SET hive.datampi.cancel.grace=");
         } finally {

@@ -97,8 +97,8 @@ final class MpidrunJob {
             rankLost = isRankLoss(killed || cancelled || pastDeadline, reportedRankLost, processLost);
         }
         if (killed || cancelled) {
-            failedWith("datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); its ranks "
-                    + "were stopped");
+            failedWith(killed ? "datampi: job " + id + " was killed (Ctrl-C, a kill request or the session's end); "
+                    + "its ranks were stopped" : "datampi: job " + id + " was cancelled, and ended meanwhile: " + reason);
             exit.complete(State.KILLED);
             return;
         }
@@ -201,7 +201,7 @@ final class MpidrunJob {
                 if (!met.getAsBoolean() && !exit.isDone()) {
                     pastDeadline = true;
                     failedWith(error.get());
-                    pool.kill();
+                    pool.kill(this);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -216,7 +216,7 @@ final class MpidrunJob {
     /** Stops the job, and with it the ranks that run it. */
     void kill() {
         killed = true;
-        pool.kill();
+        pool.kill(this);
     }
 
     /**

@@ -269,6 +269,20 @@ final class RankPool implements AutoCloseable {
     }
 
     /**
+     * Stops every rank now for JOB (a kill, a deadline, a cancel past its grace), unless JOB is no longer the group's:
+     * it has ended, and the group may already run another session's job.
+     */
+    void kill(MpidrunJob job) {
+        synchronized (this) {
+            if (current != job) {
+                return;
+            }
+            ended = true;
+        }
+        kill();
+    }
+
+    /**
      * Stops every rank now (a killed job): mpidrun forwards the signal to mpirun. Should mpidrun not end within 30 s,
      * or the caller be interrupted meanwhile, its whole process tree is killed, so that no mpirun outlives it.
      */

@@ -61,6 +61,8 @@ public final class DataMPIDagTask extends TezTask {
     private transient volatile RanksJob running;
     /** Set by shutdown() (a cancelled query, Ctrl-C): the stage does not start, or stops. */
     private transient volatile boolean cancelled;
+    /** The least cancel grace asked for (Ctrl-C: none), for a cancel that came before the job was {@link #running}. */
+    private transient volatile long askedGraceSeconds = Long.MAX_VALUE;
 
     /** Sends the TezTasks of the query whose own configuration this is to datampi (never a session's). */
     public static void markForDatampi(Configuration query) {
@@ -83,6 +85,8 @@ public final class DataMPIDagTask extends TezTask {
         Path dagDir = null;
         boolean success = false;
         boolean interrupted = false;
+        // The session's cancel grace, once the settings are checked.
+        long grace = 0;
         // Ctrl-C in Hive's CLI (and ours) reaches running stages through Hive's interrupt callbacks: the user at
         // the terminal waits for the prompt, so the ranks stop at once.
         HiveInterruptCallback interrupt = () -> cancel(0);
@@ -91,6 +95,7 @@ public final class DataMPIDagTask extends TezTask {
         try {
             JobConf jobConf = new JobConf(conf);
             DataMPISettings.validate(jobConf);
+            grace = DataMPISettings.cancelGraceSeconds(jobConf);
             int ranks = JobPlan.slots(jobConf);
             dagDir = new Path(queryContext.getMRTmpPath(), "datampi-dag-" + UUID.randomUUID());
             DagJob dag = DagBuilder.build(conf, queryContext, queryPlan, getWork(), ranks,
@@ -111,7 +116,7 @@ public final class DataMPIDagTask extends TezTask {
                         List.of(fs.makeQualified(dagFile).toString()), console::printInfo, () -> cancelled);
                 running = job;
                 if (cancelled) {
-                    job.cancel(DataMPISettings.cancelGraceSeconds(conf));
+                    job.cancel(Math.min(grace, askedGraceSeconds));
                 }
                 console.printInfo("datampi: " + getId() + " " + job.id() + ": " + dag.vertices().stream()
                         .map(DataMPIDagTask::describe)
@@ -147,9 +152,9 @@ public final class DataMPIDagTask extends TezTask {
             RanksJob job = running;
             if (job != null) {
                 // No rank may still read the DAG or write task files once the stage is closed. A job still running
-                // here was interrupted: HiveServer2 interrupts a query's thread when its session closes, before it
-                // cancels the query (SQLOperation.cleanup), so the job has the cancel grace as a cancel's has.
-                job.cancel(DataMPISettings.cancelGraceSeconds(conf));
+                // here was interrupted (HiveServer2 interrupts a query's thread when its session closes, before it
+                // cancels the query: SQLOperation.cleanup) or its stage failed here: it has the grace a cancel has.
+                job.cancel(Math.min(grace, askedGraceSeconds));
             }
             success = close(success);
             if (job != null) {
@@ -182,6 +187,9 @@ public final class DataMPIDagTask extends TezTask {
 
     /** The stage does not start, or its job has GRACE_SECONDS to end on its ranks before they are stopped. */
     private void cancel(long graceSeconds) {
+        synchronized (this) {
+            askedGraceSeconds = Math.min(askedGraceSeconds, graceSeconds);
+        }
         cancelled = true;
         RanksJob job = running;
         if (job != null) {

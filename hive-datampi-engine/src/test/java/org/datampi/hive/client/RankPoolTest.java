@@ -144,6 +144,21 @@ class RankPoolTest {
         }
     }
 
+    /** A kill that comes once its job has ended (a grace or deadline running out just then) spares the next job. */
+    @Test
+    void aLateKillLeavesTheGroupToTheNextJob() throws Exception {
+        try (RankPool pool = start("cat", 60); StatusSender rankZero = ranks()) {
+            MpidrunJob first = pool.trySubmit("job_1", List.of("--job-id", "job_1")).orElseThrow();
+            rankZero.send(new RankStatus.JobDone("job_1"));
+            assertEquals(MpidrunJob.State.SUCCEEDED, first.exit().get(10, TimeUnit.SECONDS));
+            MpidrunJob next = pool.trySubmit("job_2", List.of("--job-id", "job_2")).orElseThrow();
+            first.kill();
+            assertTrue(pool.isRunning(), "the group runs the next job");
+            rankZero.send(new RankStatus.JobDone("job_2"));
+            assertEquals(MpidrunJob.State.SUCCEEDED, next.exit().get(10, TimeUnit.SECONDS));
+        }
+    }
+
     /** Past the grace the ranks are stopped, as a kill would. */
     @Test
     void aCancelledJobPastTheGraceStopsItsGroup() throws Exception {
