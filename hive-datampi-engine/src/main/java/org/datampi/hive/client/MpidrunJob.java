@@ -221,10 +221,10 @@ final class MpidrunJob {
 
     /**
      * Cancels the job, giving it GRACE_SECONDS to end on its ranks before they are stopped ({@link #kill}); returns
-     * once the ranks are through it or stopped, so that nothing of it writes after its stage is closed. A job that ends within the grace ends
-     * KILLED all the same, and its group stays up for the next stage, another session's included: stopping the ranks
-     * mid-job ends the group every session shares, and each of them then pays for a new one (mpirun, the JVMs,
-     * MPI_Init).
+     * once the ranks are through it or stopped, so that nothing of it writes after its stage is closed. A job that
+     * ends within the grace ends KILLED all the same, and its group stays up for the next stage, another session's
+     * included: stopping the ranks mid-job ends the group every session shares, and each of them then pays for a new
+     * one (mpirun, the JVMs, MPI_Init).
      */
     void cancel(long graceSeconds) {
         cancelled = true;
