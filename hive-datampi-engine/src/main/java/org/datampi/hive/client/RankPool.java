@@ -70,6 +70,11 @@ final class RankPool implements AutoCloseable {
     private final long retireAfterIdleNanos;
     /** The clock of the idle limit: System::nanoTime, a test's own in tests. */
     private final LongSupplier nanoClock;
+    /**
+     * Told when the group's job is done or the group has ended (its process gone), on the thread that saw it and
+     * holding no lock of this pool: stages waiting for a group try again at once rather than at their next poll.
+     */
+    private final Runnable freed;
     private long idleSince;
     private final OutputStream jobInput;
     private final Deque<String> tail = new ArrayDeque<>();
@@ -83,8 +88,9 @@ final class RankPool implements AutoCloseable {
     private final AtomicBoolean abortGraceStarted = new AtomicBoolean();
 
     /** Opens the group's status channel, then starts mpidrun with the channel's address in its environment. */
-    private RankPool(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock) throws IOException {
+    private RankPool(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock, Runnable freed) throws IOException {
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.freed = requireNonNull(freed, "freed is null");
         this.idleSince = nanoClock.getAsLong();
         // The ranks report only once started, after this constructor: the channel may name this pool as its sink.
         this.status = StatusReceiver.open(launch.acrossHosts(), this::observe);
@@ -101,16 +107,16 @@ final class RankPool implements AutoCloseable {
         this.jobInput = process.getOutputStream();
     }
 
-    /** Starts mpidrun --serve as LAUNCH says. */
-    static RankPool start(GroupLaunch launch, int idleSeconds) {
-        return start(launch, idleSeconds, System::nanoTime);
+    /** Starts mpidrun --serve as LAUNCH says; FREED is told each time the group is free again or has ended. */
+    static RankPool start(GroupLaunch launch, int idleSeconds, Runnable freed) {
+        return start(launch, idleSeconds, System::nanoTime, freed);
     }
 
     /** The same, its idle limit measured by NANO_CLOCK. */
-    static RankPool start(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock) {
+    static RankPool start(GroupLaunch launch, int idleSeconds, LongSupplier nanoClock, Runnable freed) {
         LOG.info("Launching {}", String.join(" ", launch.command()));
         try {
-            RankPool pool = new RankPool(launch, idleSeconds, nanoClock);
+            RankPool pool = new RankPool(launch, idleSeconds, nanoClock, freed);
             Thread follower = new Thread(pool::follow, "datampi-rank-pool-output");
             follower.setDaemon(true);
             follower.start();
@@ -215,6 +221,7 @@ final class RankPool implements AutoCloseable {
                 tail.clear();
             }
             job.succeeded();
+            freed.run();
         } else if (record instanceof JobProgress progress) {
             job.progress(progress);
         } else if (record instanceof RankStatus.RankFailed failed) {
@@ -236,6 +243,7 @@ final class RankPool implements AutoCloseable {
         if (job != null) {
             job.failed(reason, processLost);
         }
+        freed.run();
     }
 
     Optional<String> logDir() {

@@ -26,8 +26,9 @@ final class StageLaunch {
     /**
      * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class of the ranks'
      * programs, org.datampi.mpid.RankProgram) with its ARGUMENTS, in O and A tasks by the plan, under the job's start
-     * and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), the job waits,
-     * saying so with SAY (Hive's console), until STOPPED holds or the stage's deadline passes.
+     * and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), or stages that came
+     * first wait for one, the job waits, saying so with SAY (Hive's console), until STOPPED holds or the stage's
+     * deadline passes.
      */
     static MpidrunJob start(JobConf job, JobPlan plan, String jobId, String program, List<String> arguments,
             Consumer<String> say, BooleanSupplier stopped) {
@@ -39,13 +40,17 @@ final class StageLaunch {
         int groups = DataMPISettings.groupsMax(job);
         Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
         MpidrunJob process = RankPools.submit(groupLaunch(job, plan, placement), reuseRanks(job), groups, jobId,
-                jobArguments, () -> say.accept("datampi: job " + jobId + " waits for a free group of ranks: "
-                        + RankPools.allBusy(groups)),
-                stopped, stageTimeout);
+                jobArguments, ahead -> say.accept(waits(jobId, groups, ahead)), stopped, stageTimeout);
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
                 + (placement.acrossHosts() ? "; can every host be reached (" + placement.describe() + ")?" : ""));
         process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
         return process;
+    }
+
+    /** The console's line for a stage that waits for a group: why, and how many stages wait ahead of it. */
+    private static String waits(String jobId, int groups, int ahead) {
+        return "datampi: job " + jobId + " waits for a free group of ranks: " + RankPools.allBusy(groups)
+                + (ahead == 0 ? "" : "; " + ahead + (ahead == 1 ? " stage waits" : " stages wait") + " ahead of it");
     }
 
     /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */

@@ -28,18 +28,14 @@ final class StandInGroups {
     }
 
     /**
-     * A pool whose stand-in for mpidrun leaves the status channel's variables for {@link #ranks}, then runs SCRIPT.
-     * Returns once the variables are written: the stand-in writes nothing more of its own, so that no file of it
-     * appears in DIR after the test (a pool's close lets its group end by itself, later).
+     * A pool whose stand-in for mpidrun ({@link #launch}) runs SCRIPT. Returns once the status channel's variables are
+     * written: the stand-in writes nothing more of its own, so that no file of it appears in DIR after the test (a
+     * pool's close lets its group end by itself, later).
      */
     RankPool start(String script, int idleSeconds) throws Exception {
-        Path variables = dir.resolve("status");
-        Files.deleteIfExists(variables);
-        RankPool pool = RankPool.start(new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$"
-                + StatusSender.ADDRESS_VARIABLE + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables
-                + ".tmp && mv " + variables + ".tmp " + variables + " && " + script), false), idleSeconds, nanoClock);
+        RankPool pool = RankPool.start(launch(script), idleSeconds, nanoClock, () -> { });
         try {
-            awaitTrue(() -> Files.exists(variables));
+            awaitTrue(() -> Files.exists(dir.resolve("status")));
         } catch (Exception | AssertionError e) {
             pool.kill();
             throw e;
@@ -47,8 +43,21 @@ final class StandInGroups {
         return pool;
     }
 
-    /** The ranks' end of the status channel of the pool started last. */
+    /**
+     * The launch of a stand-in for mpidrun that leaves the status channel's variables for {@link #ranks}, then runs
+     * SCRIPT; the variables of an earlier stand-in are removed.
+     */
+    GroupLaunch launch(String script) throws Exception {
+        Path variables = dir.resolve("status");
+        Files.deleteIfExists(variables);
+        return new GroupLaunch(List.of("bash", "-c", "printf '%s\\n%s\\n' \"$" + StatusSender.ADDRESS_VARIABLE
+                + "\" \"$" + StatusSender.TOKEN_VARIABLE + "\" > " + variables + ".tmp && mv " + variables + ".tmp "
+                + variables + " && " + script), false);
+    }
+
+    /** The ranks' end of the status channel of the pool started last, once its stand-in has written it. */
     StatusSender ranks() throws Exception {
+        awaitTrue(() -> Files.exists(dir.resolve("status")));
         List<String> lines = Files.readAllLines(dir.resolve("status"));
         return StatusSender.fromEnvironment(Map.of(StatusSender.ADDRESS_VARIABLE, lines.get(0),
                 StatusSender.TOKEN_VARIABLE, lines.get(1)));
