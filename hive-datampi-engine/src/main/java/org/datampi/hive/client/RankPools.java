@@ -70,13 +70,13 @@ final class RankPools {
         AtomicBoolean interrupted = new AtomicBoolean();
         HiveInterruptCallback interrupt = () -> interrupted.set(true);
         Object ticket = new Object();
+        String busy = allBusy(maxGroups);
         boolean waiting = false;
         try {
             synchronized (RankPools.class) {
                 QUEUE.addLast(ticket);
                 try {
                     while (true) {
-                        String busy = allBusy(maxGroups);
                         if (stopped.getAsBoolean() || interrupted.get() || Thread.currentThread().isInterrupted()) {
                             throw new IllegalStateException("datampi: job " + jobId + " was stopped while it waited "
                                     + "for a free group of ranks: " + busy);

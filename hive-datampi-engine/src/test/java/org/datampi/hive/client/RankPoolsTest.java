@@ -36,12 +36,14 @@ class RankPoolsTest {
     @TempDir
     Path dir;
     private final ExecutorService sessions = Executors.newCachedThreadPool();
+    private StandInGroups groups;
     private GroupLaunch launch;
 
     @BeforeEach
     void aStandInGroup() throws Exception {
         RankPools.closeWarm();
-        launch = new StandInGroups(dir, System::nanoTime).launch("cat");
+        groups = new StandInGroups(dir, System::nanoTime);
+        launch = groups.launch("cat");
     }
 
     @AfterEach
@@ -64,7 +66,7 @@ class RankPoolsTest {
         }
         assertEquals(List.of(0, 1, 2), aheads, "each stage is told how many wait ahead of it");
 
-        try (StatusSender rankZero = new StandInGroups(dir, System::nanoTime).ranks()) {
+        try (StatusSender rankZero = groups.ranks()) {
             String done = running.id();
             for (Future<MpidrunJob> next : waiting) {
                 rankZero.send(new RankStatus.JobDone(done));
@@ -93,7 +95,7 @@ class RankPoolsTest {
         ExecutionException stopped = assertThrows(ExecutionException.class, () -> first.get(10, TimeUnit.SECONDS));
         assertTrue(stopped.getCause().getMessage().contains("job job_1 was stopped while it waited for a free group "
                 + "of ranks: all 1 groups of ranks of this JVM are busy"), stopped.getCause().getMessage());
-        try (StatusSender rankZero = new StandInGroups(dir, System::nanoTime).ranks()) {
+        try (StatusSender rankZero = groups.ranks()) {
             rankZero.send(new RankStatus.JobDone(running.id()));
             assertEquals("job_2", second.get(10, TimeUnit.SECONDS).id(), "the next in the queue gets the group");
             rankZero.send(new RankStatus.JobDone("job_2"));
@@ -111,7 +113,7 @@ class RankPoolsTest {
         Future<MpidrunJob> next = sessions.submit(() -> RankPools.submit(launch, true, 1, "job_1",
                 List.of("--job-id", "job_1"), told::set, () -> false, TIMEOUT_SECONDS, 60_000));
         StandInGroups.awaitTrue(() -> told.get() == 0);
-        try (StatusSender rankZero = new StandInGroups(dir, System::nanoTime).ranks()) {
+        try (StatusSender rankZero = groups.ranks()) {
             rankZero.send(new RankStatus.JobDone(running.id()));
             assertEquals("job_1", next.get(10, TimeUnit.SECONDS).id());
             rankZero.send(new RankStatus.JobDone("job_1"));
@@ -125,7 +127,7 @@ class RankPoolsTest {
     @Test
     void anIdleWarmGroupGivesWayToAStageThatMayNotUseIt() throws Exception {
         MpidrunJob warm = submit("job_0", ahead -> { }, () -> false);
-        try (StatusSender rankZero = new StandInGroups(dir, System::nanoTime).ranks()) {
+        try (StatusSender rankZero = groups.ranks()) {
             rankZero.send(new RankStatus.JobDone(warm.id()));
             assertEquals(MpidrunJob.State.SUCCEEDED, warm.exit().get(10, TimeUnit.SECONDS));
         }
