@@ -87,7 +87,7 @@ public final class HiveServer2Datampi {
         HiveConf.overrides.putAll(overrides);
         HiveConf serverConf = new HiveConf();
         EmbeddedMetastore.configureDerby(state);
-        EmbeddedMetastore.ensureTables(serverConf, state);
+        EmbeddedMetastore.prepare(serverConf, state);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install(serverConf);
 

@@ -59,7 +59,7 @@ public final class EmbeddedHive {
                 Map.entry("hive.metastore.uris", ""),
                 // Direct SQL stays on (Hive's default): it alone aggregates the column statistics of a table's
                 // partitions for the planner, so without it a partitioned table reaches CBO with none. It needs every
-                // metastore table in place from the start: EmbeddedMetastore.ensureTables.
+                // metastore table in place from the start: EmbeddedMetastore.prepare.
                 Map.entry("hive.metastore.try.direct.sql", "true"),
                 // Where the metastore does fall back to its ORM, it reads partitions by name in one query of one OR
                 // term each, which overflows Derby's parser stack from some thousand partitions on (TPC-DS's fact

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,7 +38,9 @@ import org.datanucleus.store.schema.SchemaAwareStoreManager;
  * fails. Hive's own answer is its schema tool's SQL scripts, which ship only in Hive's binary tarball, not in its jars;
  * so this creates the same tables from the JDO metadata that Hive's jar does ship ({@code package.jdo}), with
  * DataNucleus's schema tool, before Hive opens the metastore, and adds the indexes on column statistics that Hive's
- * scripts create and its JDO metadata does not declare.
+ * scripts create and its JDO metadata does not declare. Each time it opens, it also refreshes Derby's index
+ * statistics of the metastore's tables that grew or shrank since ({@link DerbyIndexStatistics}), on which the plans
+ * of the metastore's direct SQL depend.
  */
 public final class EmbeddedMetastore {
     private static final String CONNECTION_URL = "javax.jdo.option.ConnectionURL";
@@ -51,6 +54,15 @@ public final class EmbeddedMetastore {
     private static final List<StatisticsIndex> STATISTICS_INDEXES = List.of(
             new StatisticsIndex("PCS_STATS_IDX", "PART_COL_STATS", "\"PART_ID\", \"COLUMN_NAME\""),
             new StatisticsIndex("TAB_COL_STATS_IDX", "TAB_COL_STATS", "\"TBL_ID\", \"COLUMN_NAME\""));
+    /**
+     * The tables the metastore's direct SQL reads for each query over partitioned tables (partitions, their keys,
+     * parameters and storage, column statistics): those whose Derby index statistics are kept current.
+     */
+    private static final List<String> QUERIED_TABLES = List.of("TBLS", "TABLE_PARAMS", "COLUMNS_V2", "PARTITIONS",
+            "PARTITION_KEY_VALS", "PARTITION_PARAMS", "SDS", "SD_PARAMS", "SERDES", "SERDE_PARAMS", "PART_COL_STATS",
+            "TAB_COL_STATS");
+    private static final String CONNECTION_USER = "javax.jdo.option.ConnectionUserName";
+    private static final String CONNECTION_PASSWORD = "javax.jdo.option.ConnectionPassword";
     /** Derby's own log (derby.log), which it otherwise writes into the working directory. */
     private static final String DERBY_LOG = "derby.stream.error.file";
     /**
@@ -97,23 +109,36 @@ public final class EmbeddedMetastore {
     }
 
     /**
-     * Creates every metastore table this Hive version has when conf points at the state directory's Derby metastore
-     * and they have not been created yet (a new metastore, or one that an earlier version of this engine or of Hive
-     * let DataNucleus create table by table): DataNucleus adds the missing tables and leaves the others. A file beside
-     * the database records the Hive version whose tables are there, and the indexes. Does nothing for a metastore the
-     * user configured elsewhere. Hive keeps one metastore connection factory per JVM (PersistenceManagerProvider):
-     * this points it at the state directory's metastore, as the session's own first metastore call would, so a session
+     * Prepares the state directory's Derby metastore before Hive opens it, when conf points at it (does nothing for a
+     * metastore the user configured elsewhere): creates its tables and indexes if they have not been
+     * ({@link #createTables}), then refreshes the index statistics of the tables that changed since
+     * ({@link DerbyIndexStatistics}).
+     */
+    public static void prepare(HiveConf conf, Path stateDir) {
+        requireNonNull(conf, "conf is null");
+        if (!url(stateDir).equals(conf.get(CONNECTION_URL))) {
+            return;
+        }
+        createTables(conf, stateDir);
+        refreshIndexStatistics(conf, stateDir);
+    }
+
+    /**
+     * Creates every metastore table this Hive version has when they have not been created yet (a new metastore, or
+     * one that an earlier version of this engine or of Hive let DataNucleus create table by table): DataNucleus adds
+     * the missing tables and leaves the others. A file beside the database records the Hive version whose tables are
+     * there, and the indexes. Hive keeps one metastore connection factory per JVM (PersistenceManagerProvider): this
+     * points it at the state directory's metastore, as the session's own first metastore call would, so a session
      * still open on another metastore in the same JVM loses its connection.
      */
-    public static void ensureTables(HiveConf conf, Path stateDir) {
-        requireNonNull(conf, "conf is null");
+    private static void createTables(HiveConf conf, Path stateDir) {
         Path created = database(stateDir).resolveSibling(DATABASE_DIR + ".tables");
         // What the file records: Hive's version and the indexes added, so that a change to either creates again.
         String recorded = "Hive " + MetastoreVersionInfo.getVersion() + ", indexes "
                 + STATISTICS_INDEXES.stream().map(StatisticsIndex::name).toList();
         // A database restored or deleted beside an old record is created again.
         boolean databaseExists = Files.exists(database(stateDir).resolve("service.properties"));
-        if (!url(stateDir).equals(conf.get(CONNECTION_URL)) || databaseExists && recorded.equals(read(created))) {
+        if (databaseExists && recorded.equals(read(created))) {
             return;
         }
         // The factory Hive's ObjectStore will use: same properties, so it is created once.
@@ -145,6 +170,24 @@ public final class EmbeddedMetastore {
             Files.writeString(created, recorded);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot record the metastore's tables in " + created, e);
+        }
+    }
+
+    /**
+     * Refreshes Derby's statistics of the indexes of the tables that changed by more than a tenth since their last
+     * refresh (the counts recorded in {@code metastore_db.statistics}), on a connection of its own: Derby boots the
+     * database once per JVM and Hive's connections share it.
+     */
+    private static void refreshIndexStatistics(HiveConf conf, Path stateDir) {
+        Path record = database(stateDir).resolveSibling(DATABASE_DIR + ".statistics");
+        DerbyIndexStatistics statistics = new DerbyIndexStatistics(QUERIED_TABLES, record);
+        try (Connection connection = DriverManager.getConnection(url(stateDir), conf.get(CONNECTION_USER, "APP"),
+                conf.get(CONNECTION_PASSWORD, ""))) {
+            statistics.refreshStale(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot refresh the index statistics of the metastore "
+                    + database(stateDir) + " (delete " + record + " to have them all refreshed at the next start): "
+                    + e.getMessage(), e);
         }
     }
 

@@ -45,7 +45,7 @@ public final class QuerySession implements AutoCloseable {
         EmbeddedMetastore.configureDerby(stateDir);
         HiveConf conf = EmbeddedHive.configuration(stateDir, settings);
         DataMPIEngine.install(conf);
-        EmbeddedMetastore.ensureTables(conf, stateDir);
+        EmbeddedMetastore.prepare(conf, stateDir);
         SessionState session = new SessionState(conf);
         session.out = out;
         session.info = console;
