@@ -164,6 +164,9 @@ public final class TpcdsLoader {
             analyze(layout, chosen);
         }
         endLoad(layout.database(), whole ? layout.loadedMark() : layout.loadedMark(chosen), start);
+        // The partitions just added, for the queries of this session (a test's; bin/tpcds-run's sessions start
+        // after the load and refresh them as they start).
+        hive.refreshMetastoreStatistics();
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 import javax.jdo.PersistenceManager;
 import javax.jdo.datastore.JDOConnection;
@@ -27,6 +28,8 @@ import org.datanucleus.PersistenceNucleusContext;
 import org.datanucleus.api.jdo.JDOPersistenceManagerFactory;
 import org.datanucleus.metadata.MetaDataManager;
 import org.datanucleus.store.schema.SchemaAwareStoreManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default's Derby metastore, its tables created all at once before Hive first uses it.
@@ -43,6 +46,7 @@ import org.datanucleus.store.schema.SchemaAwareStoreManager;
  * of the metastore's direct SQL depend.
  */
 public final class EmbeddedMetastore {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMetastore.class);
     private static final String CONNECTION_URL = "javax.jdo.option.ConnectionURL";
     private static final String DATABASE_DIR = "metastore_db";
     private static final String HIVE_JDO_METADATA = "package.jdo";
@@ -114,7 +118,7 @@ public final class EmbeddedMetastore {
      * ({@link #createTables}), then refreshes the index statistics of the tables that changed since
      * ({@link DerbyIndexStatistics}).
      */
-    public static void prepare(HiveConf conf, Path stateDir) {
+    public static synchronized void prepare(HiveConf conf, Path stateDir) {
         requireNonNull(conf, "conf is null");
         if (!url(stateDir).equals(conf.get(CONNECTION_URL))) {
             return;
@@ -181,13 +185,20 @@ public final class EmbeddedMetastore {
     private static void refreshIndexStatistics(HiveConf conf, Path stateDir) {
         Path record = database(stateDir).resolveSibling(DATABASE_DIR + ".statistics");
         DerbyIndexStatistics statistics = new DerbyIndexStatistics(QUERIED_TABLES, record);
+        long start = System.nanoTime();
         try (Connection connection = DriverManager.getConnection(url(stateDir), conf.get(CONNECTION_USER, "APP"),
                 conf.get(CONNECTION_PASSWORD, ""))) {
-            statistics.refreshStale(connection);
+            List<String> refreshed = statistics.refreshStale(connection);
+            if (!refreshed.isEmpty()) {
+                LOG.info("Refreshed Derby's index statistics of the metastore's {} in {} ms", refreshed,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            }
         } catch (SQLException e) {
+            // Where this is the first to open the database in this JVM (its tables created before), another process
+            // holding it shows here: Derby's "Failed to start database", caused by XSDB6.
             throw new IllegalStateException("Cannot refresh the index statistics of the metastore "
-                    + database(stateDir) + " (delete " + record + " to have them all refreshed at the next start): "
-                    + e.getMessage(), e);
+                    + database(stateDir) + " (Derby lets one process at a time open it: is another Hive using this "
+                    + "state directory?): " + rootCause(e), e);
         }
     }
 
@@ -208,12 +219,17 @@ public final class EmbeddedMetastore {
         }
     }
 
+    /** The innermost cause, following Derby's chained SQLExceptions too. */
     private static String rootCause(Throwable e) {
         Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
+        while (true) {
+            Throwable next = cause instanceof SQLException sql && sql.getNextException() != null
+                    ? sql.getNextException() : cause.getCause();
+            if (next == null || next == cause) {
+                return cause.toString();
+            }
+            cause = next;
         }
-        return cause.toString();
     }
 
     private record StatisticsIndex(String name, String table, String columns) {

@@ -32,11 +32,13 @@ import org.datampi.hive.plan.DataMPIEngine;
  */
 public final class QuerySession implements AutoCloseable {
     private final SessionState session;
+    private final Path stateDir;
     /** Hive's compile time of the last statement run, in seconds: 0 for a command. */
     private double lastCompileSeconds;
 
-    private QuerySession(SessionState session) {
+    private QuerySession(SessionState session, Path stateDir) {
         this.session = requireNonNull(session, "session is null");
+        this.stateDir = requireNonNull(stateDir, "stateDir is null");
     }
 
     /** Starts a session on the state directory; Hive's console output (progress, errors) goes to console. */
@@ -51,7 +53,7 @@ public final class QuerySession implements AutoCloseable {
         session.info = console;
         session.err = console;
         SessionState.start(session);
-        return new QuerySession(session);
+        return new QuerySession(session, stateDir);
     }
 
     /**
@@ -148,6 +150,15 @@ public final class QuerySession implements AutoCloseable {
     private static CommandProcessorException printed(CommandProcessorException e) {
         SessionState.getConsole().printError(e.getMessage());
         return e;
+    }
+
+    /**
+     * Refreshes the embedded metastore's index statistics of the tables that changed since the session started, as
+     * its start did for what changed before it (EmbeddedMetastore.prepare): for a session that loaded many
+     * partitions and goes on to query them.
+     */
+    public void refreshMetastoreStatistics() {
+        EmbeddedMetastore.prepare(session.getConf(), stateDir);
     }
 
     public HiveConf conf() {

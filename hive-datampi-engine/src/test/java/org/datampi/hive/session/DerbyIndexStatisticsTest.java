@@ -1,6 +1,7 @@
 package org.datampi.hive.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** On a Derby database of its own, Derby's own refresh of statistics off: what is refreshed when. */
 class DerbyIndexStatisticsTest {
+    private static final List<String> DERBY_PROPERTIES =
+            List.of("derby.storage.indexStats.auto", "derby.stream.error.file");
+
     @TempDir
     Path dir;
 
@@ -28,12 +34,15 @@ class DerbyIndexStatisticsTest {
      */
     @Test
     void aTableIsRefreshedWhenItsRowsMovedByMoreThanATenth() throws Exception {
+        Map<String, String> before = new HashMap<>();
+        DERBY_PROPERTIES.forEach(key -> before.put(key, System.getProperty(key)));
+        // Read as Derby boots the database: its daemon would refresh the statistics too, when a statement compiled
+        // finds many more rows than recorded.
+        System.setProperty("derby.storage.indexStats.auto", "false");
         System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
-        try (Connection connection = DriverManager.getConnection("jdbc:derby:" + dir.resolve("db") + ";create=true")) {
+        String url = "jdbc:derby:" + dir.resolve("db");
+        try (Connection connection = DriverManager.getConnection(url + ";create=true")) {
             try (Statement statement = connection.createStatement()) {
-                // Derby's daemon would refresh them too, when a statement compiled finds twice the rows recorded.
-                statement.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.storage.indexStats.auto', "
-                        + "'false')");
                 statement.execute("CREATE TABLE \"PARTS\" (\"ID\" BIGINT NOT NULL PRIMARY KEY, "
                         + "\"NAME\" VARCHAR(767) NOT NULL, \"TBL\" BIGINT NOT NULL)");
                 statement.execute("CREATE UNIQUE INDEX \"UNIQUEPART\" ON \"PARTS\" (\"NAME\", \"TBL\")");
@@ -52,6 +61,37 @@ class DerbyIndexStatisticsTest {
             assertEquals(12_000, statisticsRows(connection, "UNIQUEPART"));
             assertEquals(List.of(), statistics.refreshStale(connection), "nothing changed since");
             assertEquals("PARTS 12000", Files.readString(record).trim());
+        } finally {
+            shutDown(url);
+            before.forEach((key, value) -> {
+                if (value == null) {
+                    System.clearProperty(key);
+                } else {
+                    System.setProperty(key, value);
+                }
+            });
+        }
+    }
+
+    /** A table the database does not have (another Hive version's metastore) is left out, not an error. */
+    @Test
+    void aTableTheDatabaseDoesNotHaveIsLeftOut() throws Exception {
+        String url = "jdbc:derby:" + dir.resolve("db");
+        try (Connection connection = DriverManager.getConnection(url + ";create=true")) {
+            DerbyIndexStatistics statistics =
+                    new DerbyIndexStatistics(List.of("NO_SUCH_TABLE"), dir.resolve("record"));
+            assertEquals(List.of(), statistics.refreshStale(connection));
+        } finally {
+            shutDown(url);
+        }
+    }
+
+    private static void shutDown(String url) {
+        try {
+            DriverManager.getConnection(url + ";shutdown=true").close();
+        } catch (SQLException e) {
+            // Derby reports a database shut down as an exception (08006).
+            assertEquals("08006", e.getSQLState(), e.toString());
         }
     }
 
@@ -73,11 +113,10 @@ class DerbyIndexStatisticsTest {
                 ResultSet statistics = statement.executeQuery("SELECT CAST(s.STATISTICS AS VARCHAR(200)) "
                         + "FROM SYS.SYSSTATISTICS s JOIN SYS.SYSCONGLOMERATES c ON s.REFERENCEID = c.CONGLOMERATEID "
                         + "WHERE c.CONGLOMERATENAME = '" + index + "'")) {
-            if (!statistics.next()) {
-                return -1;
-            }
+            assertTrue(statistics.next(), "Derby has no statistics of the index " + index);
             Matcher rows = Pattern.compile("numrows= (\\d+)").matcher(statistics.getString(1));
-            return rows.find() ? Long.parseLong(rows.group(1)) : -1;
+            assertTrue(rows.find(), "Derby's statistics of " + index + " read: " + statistics.getString(1));
+            return Long.parseLong(rows.group(1));
         }
     }
 }
