@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +27,32 @@ class DerbyIndexStatisticsTest {
     private static final List<String> DERBY_PROPERTIES =
             List.of("derby.storage.indexStats.auto", "derby.stream.error.file");
 
+    private final Map<String, String> before = new HashMap<>();
+
     @TempDir
     Path dir;
+
+    /**
+     * Derby reads these as it boots a database: its daemon would refresh the statistics too, when a statement compiled
+     * finds many more rows than recorded; its log goes to this test's directory rather than the working directory.
+     */
+    @BeforeEach
+    void derbyProperties() {
+        DERBY_PROPERTIES.forEach(key -> before.put(key, System.getProperty(key)));
+        System.setProperty("derby.storage.indexStats.auto", "false");
+        System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
+    }
+
+    @AfterEach
+    void restoreDerbyProperties() {
+        before.forEach((key, value) -> {
+            if (value == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, value);
+            }
+        });
+    }
 
     /**
      * A table loaded in steps, as the metastore's PARTITIONS by a partitioned load: refreshed when no count is
@@ -34,12 +60,6 @@ class DerbyIndexStatisticsTest {
      */
     @Test
     void aTableIsRefreshedWhenItsRowsMovedByMoreThanATenth() throws Exception {
-        Map<String, String> before = new HashMap<>();
-        DERBY_PROPERTIES.forEach(key -> before.put(key, System.getProperty(key)));
-        // Read as Derby boots the database: its daemon would refresh the statistics too, when a statement compiled
-        // finds many more rows than recorded.
-        System.setProperty("derby.storage.indexStats.auto", "false");
-        System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
         String url = "jdbc:derby:" + dir.resolve("db");
         try (Connection connection = DriverManager.getConnection(url + ";create=true")) {
             try (Statement statement = connection.createStatement()) {
@@ -63,13 +83,6 @@ class DerbyIndexStatisticsTest {
             assertEquals("PARTS 12000", Files.readString(record).trim());
         } finally {
             shutDown(url);
-            before.forEach((key, value) -> {
-                if (value == null) {
-                    System.clearProperty(key);
-                } else {
-                    System.setProperty(key, value);
-                }
-            });
         }
     }
 
