@@ -17,7 +17,7 @@ public final class TaskConf {
             MpidConf.COMPARATOR_CLASS, MpidConf.PARTITIONER_CLASS, MpidConf.COMBINER_CLASS);
     private static final Set<String> JOB_KEYS = Set.of(ShuffleSettings.MEM_USED_PERCENT, ShuffleSettings.SEND_QUEUE,
             ShuffleSettings.BLOCK_SIZE, ShuffleSettings.COMPRESSION, ShuffleSettings.LOCAL_DIR,
-            ShuffleSettings.LIVENESS_TIMEOUT, ShuffleSettings.MERGE_FACTOR);
+            ShuffleSettings.LIVENESS_TIMEOUT, ShuffleSettings.MERGE_FACTOR, ShuffleSettings.LOCALITY_WAIT);
 
     private final Map<String, String> conf;
     private final KeyValueSerde keySerde;

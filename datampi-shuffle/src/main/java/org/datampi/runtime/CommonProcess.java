@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -184,8 +185,10 @@ public final class CommonProcess {
         boolean staged = program instanceof StagedProgram;
         Optional<TaskScheduler> scheduler = Optional.empty();
         if (rank == 0) {
-            scheduler = Optional.of(staged ? new StageScheduler(this::report, hostOfRank.orElseThrow())
-                    : new OTaskScheduler(launch.oTasks(), launch.aTasks(), this::report, hostOfRank.orElseThrow()));
+            Duration localityWait = Duration.ofSeconds(settings.localityWaitSeconds());
+            scheduler = Optional.of(staged ? new StageScheduler(this::report, hostOfRank.orElseThrow(), localityWait)
+                    : new OTaskScheduler(launch.oTasks(), launch.aTasks(), this::report, hostOfRank.orElseThrow(),
+                            localityWait));
         }
         RankShuffle shuffle = new RankShuffle(transport, launch.jobId(), rank, size, host, settings, spillFiles, scheduler,
                 failure -> abort.abort(failure, leave));

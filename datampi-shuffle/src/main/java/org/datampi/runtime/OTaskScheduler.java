@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.datampi.mpid.HostNames;
+import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.status.JobProgress;
 
 /**
@@ -26,21 +27,15 @@ import org.datampi.status.JobProgress;
  * <p>Delay scheduling (Zaharia et al., as Hadoop's schedulers and Tez's locality delay do it): at a stage's start the
  * ranks ask at slightly different times, and a rank whose first task was quick would otherwise take a task that
  * prefers a host whose ranks have not asked yet, leaving them a remote read in exchange. So a task that prefers
- * hosts is held for them while a rank on one of them has not asked yet, for at most {@link #LOCALITY_WAIT} after the
- * stage's first request; a rank with nothing else to take is told to {@linkplain TaskScheduler#ASK_AGAIN ask again}.
+ * hosts is held for them while a rank on one of them has not asked yet, for at most the locality wait after the
+ * stage's first request ({@link ShuffleSettings#LOCALITY_WAIT}); a rank with nothing else to take is told to
+ * {@linkplain TaskScheduler#ASK_AGAIN ask again}.
  * Once every rank of its hosts has asked (they are busy with tasks of their own), or the wait is over, any rank may
  * take it. On one host every rank is local to every task that prefers it: no rank ever waits there.
  *
  * <p>Thread-safe: the engine's progress thread grants, rank 0's main thread sets preferences before the job starts.
  */
 final class OTaskScheduler implements TaskScheduler {
-    /**
-     * Spark's spark.locality.wait: long enough for a host's ranks to ask for a stage's first tasks (at a job's start
-     * they come straight from its set-up, in a fresh JVM maybe a second apart on a loaded machine; a DAG's rank asks
-     * once it is through the stages before), short against a stage's run.
-     */
-    static final Duration LOCALITY_WAIT = Duration.ofSeconds(3);
-
     private static final int MAX_ELSEWHERE_LISTED = 10;
 
     private final int oTasks;
@@ -68,9 +63,12 @@ final class OTaskScheduler implements TaskScheduler {
     /**
      * @param progress told the job's progress whenever a task starts or ends
      * @param hostOfRank each rank's host, as the group's ranks reported them ({@link RankHosts})
+     * @param localityWait how long a task that prefers hosts is held for their ranks ({@link
+     *     ShuffleSettings#localityWaitSeconds})
      */
-    OTaskScheduler(int oTasks, int aTasks, Consumer<JobProgress> progress, List<String> hostOfRank) {
-        this(oTasks, aTasks, progress, hostOfRank, System::nanoTime, LOCALITY_WAIT);
+    OTaskScheduler(int oTasks, int aTasks, Consumer<JobProgress> progress, List<String> hostOfRank,
+            Duration localityWait) {
+        this(oTasks, aTasks, progress, hostOfRank, System::nanoTime, localityWait);
     }
 
     /** @param nanoClock the time in nanoseconds, for the locality wait (tests give their own) */

@@ -2,6 +2,7 @@ package org.datampi.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,6 +24,7 @@ import org.datampi.status.JobProgress;
 final class StageScheduler implements TaskScheduler {
     private final Consumer<JobProgress> progress;
     private final List<String> hostOfRank;
+    private final Duration localityWait;
     private final Map<Integer, Stage> stages = new TreeMap<>();
     private boolean open;
     private boolean started;
@@ -42,10 +44,14 @@ final class StageScheduler implements TaskScheduler {
         }
     }
 
-    /** @param progress told the job's progress whenever a task starts or ends */
-    StageScheduler(Consumer<JobProgress> progress, List<String> hostOfRank) {
+    /**
+     * @param progress told the job's progress whenever a task starts or ends
+     * @param localityWait how long each handed-out stage holds a task for the ranks of the hosts it prefers
+     */
+    StageScheduler(Consumer<JobProgress> progress, List<String> hostOfRank, Duration localityWait) {
         this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = List.copyOf(hostOfRank);
+        this.localityWait = requireNonNull(localityWait, "localityWait is null");
         // On one host every task is local to every rank: nothing to wait for before the first grant.
         this.open = hostOfRank.stream().map(HostNames::shortName).distinct().count() <= 1;
     }
@@ -88,7 +94,7 @@ final class StageScheduler implements TaskScheduler {
         // opens); the progress is this scheduler's to report.
         OTaskScheduler placement = null;
         if (handedOut) {
-            placement = new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank);
+            placement = new OTaskScheduler(tasks, 0, ignored -> { }, hostOfRank, localityWait);
             placement.open();
         }
         return new Stage(tasks, placement, false);

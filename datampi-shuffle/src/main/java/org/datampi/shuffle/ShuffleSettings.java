@@ -20,9 +20,11 @@ import org.datampi.shuffle.codec.BlockCodec;
  * @param localDir where this process spills sorted runs
  * @param livenessTimeoutSeconds how long a rank may go unheard before the job fails as having lost it
  * @param mergeFactor at most this many spilled runs of a partition are read at once; more are merged down first
+ * @param localityWaitSeconds how long rank 0 holds a task that prefers hosts for their ranks after a stage's first
+ *     request (org.datampi.runtime.OTaskScheduler's delay scheduling; 0: not at all)
  */
 public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSize, BlockCodec codec, Path localDir,
-        int livenessTimeoutSeconds, int mergeFactor) {
+        int livenessTimeoutSeconds, int mergeFactor, int localityWaitSeconds) {
     public static final String MEM_USED_PERCENT = "mpid.memusedpercent";
     public static final String SEND_QUEUE = "mpid.sendqueue";
     public static final String BLOCK_SIZE = "mpid.block.size";
@@ -30,6 +32,7 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
     public static final String LOCAL_DIR = "mpid.local.dir";
     public static final String LIVENESS_TIMEOUT = "mpid.liveness.timeout";
     public static final String MERGE_FACTOR = "mpid.merge.factor";
+    public static final String LOCALITY_WAIT = "mpid.locality.wait";
 
     public static final double DEFAULT_MEM_USED_PERCENT = 0.4;
     public static final int DEFAULT_SEND_QUEUE = 6;
@@ -38,6 +41,12 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
     public static final int DEFAULT_LIVENESS_TIMEOUT = 15;
     /** Tez's tez.runtime.io.sort.factor: far below a process's usual 1,024 open files. */
     public static final int DEFAULT_MERGE_FACTOR = 100;
+    /**
+     * Seconds, Spark's spark.locality.wait: long enough for a host's ranks to ask for a stage's first tasks (at a
+     * job's start they come straight from its set-up, in a fresh JVM maybe a second apart on a loaded machine), short
+     * against a stage's run. A loaded or slow host whose ranks take longer to ask needs more (mpid.locality.wait).
+     */
+    public static final int DEFAULT_LOCALITY_WAIT = 3;
     private static final int MIN_BLOCK_SIZE = 4 * 1024;
     private static final int MAX_BLOCK_SIZE = 64 * 1024 * 1024;
 
@@ -60,6 +69,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
         if (mergeFactor < 2) {
             throw invalid(MERGE_FACTOR, String.valueOf(mergeFactor), "an integer >= 2, e.g. 100");
         }
+        if (localityWaitSeconds < 0) {
+            throw invalid(LOCALITY_WAIT, String.valueOf(localityWaitSeconds), "seconds >= 0, e.g. 3");
+        }
     }
 
     /** Reads the settings from a lookup (system properties in a rank), with the documented defaults. */
@@ -79,7 +91,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
                 parse(lookup, LIVENESS_TIMEOUT, DEFAULT_LIVENESS_TIMEOUT, Integer::valueOf, v -> v >= 2,
                         "seconds >= 2, e.g. 15"),
                 parse(lookup, MERGE_FACTOR, DEFAULT_MERGE_FACTOR, Integer::valueOf, v -> v >= 2,
-                        "an integer >= 2, e.g. 100"));
+                        "an integer >= 2, e.g. 100"),
+                parse(lookup, LOCALITY_WAIT, DEFAULT_LOCALITY_WAIT, Integer::valueOf, v -> v >= 0,
+                        "seconds >= 0, e.g. 3"));
     }
 
     public static ShuffleSettings fromSystemProperties() {

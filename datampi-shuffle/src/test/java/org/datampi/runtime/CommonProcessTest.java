@@ -126,7 +126,7 @@ class CommonProcessTest {
                 KeysProgram.class.getName(), job));
         args.addAll(List.of(more));
         ShuffleSettings settings = new ShuffleSettings(0.05, 6, 64 * 1024, BlockCodec.NONE, dir.resolve("local"), 10,
-                10);
+                10, ShuffleSettings.DEFAULT_LOCALITY_WAIT);
         new CommonProcess(LaunchArguments.parse(args.toArray(String[]::new)),
                 ProgramClass.forName(KeysProgram.class.getName()), 0, 1, "host0", Optional.of(List.of("host0")),
                 settings, new InMemoryTransport(1).endpoint(0), "in-memory",

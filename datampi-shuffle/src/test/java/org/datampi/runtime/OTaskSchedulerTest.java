@@ -3,19 +3,22 @@ package org.datampi.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.datampi.mpid.HostNames;
+import org.datampi.shuffle.ShuffleSettings;
 import org.junit.jupiter.api.Test;
 
 class OTaskSchedulerTest {
     /** The group's ranks, one per host name the tests use: rank i runs on HOSTS.get(i). */
     private static final List<String> HOSTS = List.of("a", "b", "dmp1", "dmp2", "dmp3", "h0", "h1", "h2", "h3",
             "DMP4.cluster.local");
+    private static final Duration WAIT = Duration.ofSeconds(ShuffleSettings.DEFAULT_LOCALITY_WAIT);
 
     private static OTaskScheduler scheduler(int oTasks) {
-        OTaskScheduler tasks = new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS);
+        OTaskScheduler tasks = new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS, WAIT);
         tasks.open();
         return tasks;
     }
@@ -23,7 +26,7 @@ class OTaskSchedulerTest {
     /** A scheduler whose locality wait runs on {@code nanos[0]}. */
     private static OTaskScheduler scheduler(int oTasks, long[] nanos) {
         OTaskScheduler tasks = new OTaskScheduler(oTasks, 0, progress -> { }, HOSTS, () -> nanos[0],
-                OTaskScheduler.LOCALITY_WAIT);
+                WAIT);
         tasks.open();
         return tasks;
     }
@@ -74,7 +77,7 @@ class OTaskSchedulerTest {
         tasks.prefer(3, List.of("dmp3"));
         assertEquals(0, grant(tasks, "dmp1", 0));
         assertEquals(1, grant(tasks, "dmp2", 0));
-        nanos[0] = OTaskScheduler.LOCALITY_WAIT.toNanos() / 2;
+        nanos[0] = WAIT.toNanos() / 2;
         assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp1", 1), "dmp3's rank has not asked yet");
         assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp2", 1));
         assertEquals(2, grant(tasks, "dmp3", 0));
@@ -91,8 +94,19 @@ class OTaskSchedulerTest {
         tasks.prefer(1, List.of("dmp3"));
         assertEquals(0, grant(tasks, "dmp1", 0));
         assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp1", 1));
-        nanos[0] = OTaskScheduler.LOCALITY_WAIT.toNanos();
+        nanos[0] = WAIT.toNanos();
         assertEquals(1, grant(tasks, "dmp1", 0), "the wait is over: the rank that asks takes it");
+        assertEquals(-1, grant(tasks, "dmp3", 0));
+    }
+
+    @Test
+    void aLocalityWaitOfZeroHoldsNoTask() {
+        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, HOSTS, () -> 0, Duration.ZERO);
+        tasks.open();
+        tasks.prefer(0, List.of("dmp1"));
+        tasks.prefer(1, List.of("dmp3"));
+        assertEquals(0, grant(tasks, "dmp1", 0));
+        assertEquals(1, grant(tasks, "dmp1", 1), "no wait: dmp3's task goes to the rank that asks");
         assertEquals(-1, grant(tasks, "dmp3", 0));
     }
 
@@ -141,7 +155,7 @@ class OTaskSchedulerTest {
     /** Rank 0's set-up gives the preferences; a rank whose set-up ended first waits for them. */
     @Test
     void noTaskIsGrantedBeforeRankZerosSetUpIsDone() {
-        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, HOSTS, () -> 0, OTaskScheduler.LOCALITY_WAIT);
+        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, HOSTS, () -> 0, WAIT);
         assertEquals(TaskScheduler.ASK_AGAIN, grant(tasks, "dmp2", 0));
         tasks.prefer(0, List.of("dmp1"));
         tasks.prefer(1, List.of("dmp2"));
@@ -153,7 +167,7 @@ class OTaskSchedulerTest {
 
     @Test
     void onOneHostTasksAreGrantedBeforeRankZerosSetUpIsDone() {
-        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, List.of("vm", "VM"));
+        OTaskScheduler tasks = new OTaskScheduler(2, 0, progress -> { }, List.of("vm", "VM"), WAIT);
         assertEquals(0, tasks.grant(1, 0), "every task is local to every rank: no placement to wait for");
     }
 

@@ -100,7 +100,8 @@ class RankShuffleTest {
     }
 
     private RankShuffle rank(int rank) {
-        ShuffleSettings settings = new ShuffleSettings(0.05, 6, 64 * 1024, BlockCodec.NONE, dir, 2, 10);
+        ShuffleSettings settings = new ShuffleSettings(0.05, 6, 64 * 1024, BlockCodec.NONE, dir, 2, 10,
+                ShuffleSettings.DEFAULT_LOCALITY_WAIT);
         return new RankShuffle(world.endpoint(rank), "job_test", rank, 2, "host" + rank, settings,
                 new SpillFiles(dir.resolve("rank-" + rank)), Optional.empty(), failures::add);
     }

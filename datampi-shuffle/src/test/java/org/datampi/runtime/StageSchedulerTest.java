@@ -3,19 +3,23 @@ package org.datampi.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.datampi.shuffle.ShuffleSettings;
 import org.datampi.status.JobProgress;
 import org.datampi.status.JobProgress.Stage;
 import org.junit.jupiter.api.Test;
 
 class StageSchedulerTest {
+    private static final Duration WAIT = Duration.ofSeconds(ShuffleSettings.DEFAULT_LOCALITY_WAIT);
+
     /** Rank 0's staged scheduler reports each stage, with the tasks it handed out that are running. */
     @Test
     void reportsEveryStageWhenATaskStartsOrEnds() {
         List<JobProgress> reports = new ArrayList<>();
-        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"));
+        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"), WAIT);
         scheduler.plan(0, 3, true);
         scheduler.plan(1, 2, false);
         assertEquals(TaskScheduler.ASK_AGAIN, scheduler.grant(0, 1, 0), "rank 0's set-up is not done (two hosts)");
@@ -37,7 +41,7 @@ class StageSchedulerTest {
     /** On one host there are no places to wait for: a rank that asks before rank 0's set-up ends gets a task. */
     @Test
     void onOneHostTasksAreGrantedAtOnce() {
-        StageScheduler scheduler = new StageScheduler(progress -> { }, List.of("vm", "vm.cluster.local"));
+        StageScheduler scheduler = new StageScheduler(progress -> { }, List.of("vm", "vm.cluster.local"), WAIT);
         scheduler.plan(0, 1, true);
         assertEquals(0, scheduler.grant(0, 1, 0));
     }
@@ -49,7 +53,7 @@ class StageSchedulerTest {
     @Test
     void aDeferredStageIsHandedOutOnceRankZeroPlansIt() {
         List<JobProgress> reports = new ArrayList<>();
-        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"));
+        StageScheduler scheduler = new StageScheduler(reports::add, List.of("a", "b"), WAIT);
         scheduler.plan(0, 1, true);
         scheduler.defer(1);
         scheduler.open();

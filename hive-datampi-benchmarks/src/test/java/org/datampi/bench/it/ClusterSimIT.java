@@ -454,7 +454,8 @@ class ClusterSimIT {
      * two on each host. A scan of them has six O tasks, each with one host holding its input. Placed blindly, a third
      * of them would read locally; the scheduler places them by the split's hosts, and each O task counts itself
      * data-local or not. The same for a DAG's map vertex, one task per file (Tez's split grouping off), in the same
-     * session.
+     * session. The locality wait is long here: a fresh group's ranks on a loaded machine may ask for their first
+     * task more than the default 3 s apart (CI saw 6 s), and the wait, not the placement, would then decide.
      */
     @Test
     void oTasksGoToTheHostsThatHoldTheirBlocks() throws Exception {
@@ -470,6 +471,7 @@ class ClusterSimIT {
         String scan = LOCALITY_SCAN.replace("FROM visits", "FROM spread") + ";";
         Result datampi = cluster.hive("locality", "SET hive.input.format=org.apache.hadoop.hive.ql.io."
                 + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "
+                + "SET hive.datampi.locality.wait=120; "
                 + "SET hive.datampi.plan=dag; " + scan + "SET hive.datampi.plan=mapreduce; " + scan);
         assertEquals(0, datampi.exit(), "the scans on datampi:\n" + datampi.output());
         assertTrue(datampi.output().contains("job_datampi"), "datampi stages ran:\n" + datampi.output());

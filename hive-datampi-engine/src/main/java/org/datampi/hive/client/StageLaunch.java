@@ -72,6 +72,9 @@ final class StageLaunch {
         if (job.get(DataMPISettings.SEND_QUEUE) != null) {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
+        if (job.get(DataMPISettings.LOCALITY_WAIT) != null) {
+            command.addAll(List.of("-D", "mpid.locality.wait=" + DataMPISettings.localityWaitSeconds(job)));
+        }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
         return new GroupLaunch(command, placement.acrossHosts());
     }

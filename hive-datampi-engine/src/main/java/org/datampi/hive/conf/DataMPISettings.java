@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.datampi.runtime.Placement;
 import org.datampi.runtime.SlurmAllocation.TaskMemory;
+import org.datampi.shuffle.ShuffleSettings;
 
 /**
  * The hive.datampi.* settings of a session (hive-site.xml or SET). Their defaults are the code's (each key's doc
@@ -28,6 +29,12 @@ public final class DataMPISettings {
     public static final String MEM_USED_PERCENT = "hive.datampi.memusedpercent";
     /** Send blocks queued or in flight per rank (6). */
     public static final String SEND_QUEUE = "hive.datampi.sendqueue";
+    /**
+     * Seconds rank 0 holds a task that reads a split for the ranks on the split's hosts after the stage's first
+     * request, while one of them has not asked yet (3; 0: not at all): Spark's spark.locality.wait. A launch setting
+     * of the group (mpid.locality.wait): stages that set another value run on a group of their own.
+     */
+    public static final String LOCALITY_WAIT = "hive.datampi.locality.wait";
     /** At most this many ranks per stage (unset: the hostfile's slots, else this machine's cores). */
     public static final String PROCESSES = "hive.datampi.processes";
     /**
@@ -96,7 +103,7 @@ public final class DataMPISettings {
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
-            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, CANCEL_GRACE,
+            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, CANCEL_GRACE,
             STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
@@ -176,6 +183,7 @@ public final class DataMPISettings {
             case MPI -> mpi(conf);
             case HOSTFILE -> hostfile(conf);
             case OVERSUBSCRIBE -> flag(conf, OVERSUBSCRIBE, false);
+            case LOCALITY_WAIT -> localityWaitSeconds(conf);
             case REUSE_RANKS -> flag(conf, REUSE_RANKS, true);
             case INPLACE_PROGRESS -> flag(conf, INPLACE_PROGRESS, true);
             case PRINT_SUMMARY -> flag(conf, PRINT_SUMMARY, true);
@@ -323,6 +331,12 @@ public final class DataMPISettings {
     /** {@link #CANCEL_GRACE}: 0 or more seconds, strictly. */
     public static int cancelGraceSeconds(Configuration conf) {
         return atLeast(conf, CANCEL_GRACE, 5, 0, "0 (stop the ranks at once) or a positive number of seconds");
+    }
+
+    /** How long a split's task is held for its hosts' ranks ({@link #LOCALITY_WAIT}, 3): 0 or more seconds. */
+    public static int localityWaitSeconds(Configuration conf) {
+        return atLeast(conf, LOCALITY_WAIT, ShuffleSettings.DEFAULT_LOCALITY_WAIT, 0,
+                "0 (no wait) or a positive number of seconds");
     }
 
     /** How many times a stage that lost a rank runs again ({@link #STAGE_RETRIES}, 1): 0 or more, strictly. */

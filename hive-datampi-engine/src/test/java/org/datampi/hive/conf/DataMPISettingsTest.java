@@ -75,6 +75,7 @@ class DataMPISettingsTest {
                 Map.entry(DataMPISettings.MPI, "lam"),
                 Map.entry(DataMPISettings.HOSTFILE, "/no/such/hostfile"),
                 Map.entry(DataMPISettings.OVERSUBSCRIBE, "yes"),
+                Map.entry(DataMPISettings.LOCALITY_WAIT, "-3"),
                 Map.entry(DataMPISettings.REUSE_RANKS, "1"),
                 Map.entry(DataMPISettings.START_TIMEOUT, "soon"),
                 Map.entry(DataMPISettings.STAGE_TIMEOUT, "-1"),
