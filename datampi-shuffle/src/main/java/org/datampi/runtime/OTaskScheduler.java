@@ -79,7 +79,7 @@ final class OTaskScheduler implements TaskScheduler {
         this.progress = requireNonNull(progress, "progress is null");
         this.hostOfRank = hostOfRank.stream().map(HostNames::shortName).toList();
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
-        this.localityWaitNanos = localityWait.toNanos();
+        this.localityWaitNanos = requireNonNull(localityWait, "localityWait is null").toNanos();
         this.granted = new boolean[oTasks];
         this.rankAsked = new boolean[hostOfRank.size()];
         for (String host : this.hostOfRank) {

@@ -43,8 +43,9 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
     public static final int DEFAULT_MERGE_FACTOR = 100;
     /**
      * Seconds, Spark's spark.locality.wait: long enough for a host's ranks to ask for a stage's first tasks (at a
-     * job's start they come straight from its set-up, in a fresh JVM maybe a second apart on a loaded machine), short
-     * against a stage's run. A loaded or slow host whose ranks take longer to ask needs more (mpid.locality.wait).
+     * job's start they come straight from its set-up, in fresh JVMs usually a second or so apart; a DAG's rank asks
+     * once it is through the stages before), short against a stage's run. Where ranks come up slower (a loaded
+     * machine: CI's saw a fresh group's ranks ask 6 s apart), mpid.locality.wait gives them longer.
      */
     public static final int DEFAULT_LOCALITY_WAIT = 3;
     private static final int MIN_BLOCK_SIZE = 4 * 1024;

@@ -13,6 +13,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.conf.JobPlan;
 import org.datampi.runtime.Placement;
+import org.datampi.shuffle.ShuffleSettings;
 
 /**
  * How a stage's job reaches the ranks, either plan shape: the mpidrun command of the stage's launch settings (this
@@ -72,8 +73,11 @@ final class StageLaunch {
         if (job.get(DataMPISettings.SEND_QUEUE) != null) {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
-        if (job.get(DataMPISettings.LOCALITY_WAIT) != null) {
-            command.addAll(List.of("-D", "mpid.locality.wait=" + DataMPISettings.localityWaitSeconds(job)));
+        // Only a wait other than the ranks' default: an explicit 3 (or a blank) must not make the launch differ
+        // from the default's and replace a warm group for nothing.
+        int localityWait = DataMPISettings.localityWaitSeconds(job);
+        if (localityWait != ShuffleSettings.DEFAULT_LOCALITY_WAIT) {
+            command.addAll(List.of("-D", ShuffleSettings.LOCALITY_WAIT + "=" + localityWait));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
         return new GroupLaunch(command, placement.acrossHosts());

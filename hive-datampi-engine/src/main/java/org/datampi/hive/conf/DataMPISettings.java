@@ -32,7 +32,8 @@ public final class DataMPISettings {
     /**
      * Seconds rank 0 holds a task that reads a split for the ranks on the split's hosts after the stage's first
      * request, while one of them has not asked yet (3; 0: not at all): Spark's spark.locality.wait. A launch setting
-     * of the group (mpid.locality.wait): stages that set another value run on a group of their own.
+     * of the group (mpid.locality.wait): a stage that sets another value than the warm group's starts a group with
+     * it, which replaces the warm group once that is idle.
      */
     public static final String LOCALITY_WAIT = "hive.datampi.locality.wait";
     /** At most this many ranks per stage (unset: the hostfile's slots, else this machine's cores). */
@@ -103,8 +104,8 @@ public final class DataMPISettings {
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
-            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT, CANCEL_GRACE,
-            STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
+            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT,
+            CANCEL_GRACE, STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 

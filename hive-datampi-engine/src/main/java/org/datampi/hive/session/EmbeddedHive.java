@@ -73,13 +73,6 @@ public final class EmbeddedHive {
                 // partitions (store_sales' ss_customer_sk at scale 1: 109 distinct values instead of 43,160).
                 // 2,000 is above the partitions of any TPC-DS table (1,823 days).
                 Map.entry("metastore.direct.sql.batch.size", "2000"),
-                // The metastore's cache of aggregated column statistics (Hive's AggregateStatsCache, off in Hive
-                // 4.1's defaults): the planner asks for a partitioned table's statistics summed over all its partitions
-                // for every query, and Derby's sum over TPC-DS's 1,823 date partitions takes 0.2 to 0.4 s per fact
-                // table and query; cached per column for the JVM, 20 ms. What it gives is the planner's estimates,
-                // never an answer (answers from statistics, hive.compute.query.using.stats, read each partition's
-                // own); an ANALYZE is seen by the planner once its entry expires (600 s) or a JVM starts.
-                Map.entry("hive.metastore.aggregate.stats.cache.enabled", "true"),
                 // Re-execution statistics kept "in the metastore" are loaded by a thread whose fresh HiveConf points
                 // at Hive's default ./metastore_db, creating a second Derby database in the working directory.
                 Map.entry("hive.query.reexecution.stats.persist.scope", "hiveserver"),
