@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -172,6 +174,13 @@ class TpcdsAnswersIT {
         assertTrue(kept > 0 && kept < all / 2, pruned.group() + ": q3's dates keep a few of the partitions");
         assertTrue(ran.contains(pruned.group(1) + " (tasks once "), "the console names what the scan waits for:\n"
                 + tail());
+        Matcher logs = RANK_LOGS.matcher(ran);
+        assertTrue(logs.find(), "the console names the ranks' logs:\n" + tail());
+        String given = pruned.group(1) + ": its tasks get Hive's plan with the " + kept + " input directories";
+        try (Stream<Path> rankLogs = Files.list(Path.of(logs.group(1)))) {
+            assertTrue(rankLogs.anyMatch(log -> readString(log).contains(given)), "the scan's tasks got the plan "
+                    + "with only the partitions pruning kept: no line '" + given + "' in " + logs.group(1));
+        }
         assertEquals(List.of(), ResultRows.differences(duckdb.answers(3).get(0), "DuckDB", rows, "datampi", true));
         hive.execute("SET hive.execution.engine=datampi");
         assertEquals(0, hive.lastCompileSeconds(), "a command is not compiled");
@@ -238,6 +247,16 @@ class TpcdsAnswersIT {
 
     private static final Pattern PRUNED = Pattern.compile(
             "(Map \\d+): dynamic partition pruning kept ([\\d,]+) of ([\\d,]+) input directories");
+
+    private static final Pattern RANK_LOGS = Pattern.compile("datampi: rank logs in (\\S+) ");
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private String tail() {
         String text = console.toString(StandardCharsets.UTF_8);

@@ -37,7 +37,8 @@ import com.google.common.collect.Multimap;
  * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
  * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per job
  * on a rank (the DAG program makes it at set-up): like a container, it keeps one object registry (Hive caches plans
- * and hash tables in it), cleared when the vertex changes.
+ * and hash tables in it), cleared when the vertex changes. A vertex that dynamic partition pruning pruned finds the
+ * plan with only the partitions pruning kept there ({@link PrunedMapPlan}).
  *
  * <p>Not thread-safe: a rank runs one task at a time.
  */
@@ -92,6 +93,9 @@ public final class VertexTaskRunner {
         lastDag = dag;
         lastVertex = spec.getVertexName();
         registry.cacheForDAG(DagEdges.REGISTRY_KEY, edges);
+        if (vertex.keptPaths().isPresent()) {
+            PrunedMapPlan.install(registry, spec, vertex.keptPaths().get());
+        }
 
         // As TezTaskRunner2: the task's configuration is the process's defaults and the vertex's own settings, its
         // classes from this thread's loader (the job's added jars: JobFiles), not the one the defaults were made in.
