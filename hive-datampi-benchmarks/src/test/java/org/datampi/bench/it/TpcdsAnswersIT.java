@@ -176,11 +176,25 @@ class TpcdsAnswersIT {
                 + tail());
         Matcher logs = RANK_LOGS.matcher(ran);
         assertTrue(logs.find(), "the console names the ranks' logs:\n" + tail());
-        String given = pruned.group(1) + ": its tasks get Hive's plan with the " + kept + " input directories";
+        // Each task got Hive's plan with only its split's partitions (SplitMapPlan), logged once per rank.
+        Matcher queryId = QUERY_ID.matcher(ran);
+        assertTrue(queryId.find(), "the console names the query:\n" + tail());
+        Pattern cut = Pattern.compile("Hive query " + Pattern.quote(queryId.group(1)) + ": "
+                + Pattern.quote(pruned.group(1))
+                + " task \\d+: Hive's plan with the (\\d+) partitions its split reads, of (\\d+)");
+        List<String> cuts = new ArrayList<>();
         try (Stream<Path> rankLogs = Files.list(Path.of(logs.group(1)))) {
-            assertTrue(rankLogs.anyMatch(log -> readString(log).contains(given)), "the scan's tasks got the plan "
-                    + "with only the partitions pruning kept: no line '" + given + "' in " + logs.group(1));
+            rankLogs.map(TpcdsAnswersIT::readString).map(cut::matcher).forEach(line -> {
+                while (line.find()) {
+                    cuts.add(line.group(1) + " of " + line.group(2));
+                }
+            });
         }
+        assertTrue(!cuts.isEmpty() && cuts.stream().allMatch(line -> {
+            long partitions = Long.parseLong(line.substring(0, line.indexOf(' ')));
+            return partitions >= 1 && partitions <= kept;
+        }), "the scan's tasks got the plan with at most the " + kept + " partitions pruning kept: " + cuts + " in "
+                + logs.group(1));
         assertEquals(List.of(), ResultRows.differences(duckdb.answers(3).get(0), "DuckDB", rows, "datampi", true));
         hive.execute("SET hive.execution.engine=datampi");
         assertEquals(0, hive.lastCompileSeconds(), "a command is not compiled");
@@ -248,6 +262,7 @@ class TpcdsAnswersIT {
     private static final Pattern PRUNED = Pattern.compile(
             "(Map \\d+): dynamic partition pruning kept ([\\d,]+) of ([\\d,]+) input directories");
 
+    private static final Pattern QUERY_ID = Pattern.compile("Query ID = (\\S+)");
     private static final Pattern RANK_LOGS = Pattern.compile("datampi: rank logs in (\\S+) ");
 
     private static String readString(Path file) {

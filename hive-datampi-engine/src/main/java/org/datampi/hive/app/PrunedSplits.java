@@ -191,7 +191,7 @@ final class PrunedSplits implements AutoCloseable {
         }
         long start = System.nanoTime();
         VertexSplits.Made splits = VertexSplits.make(vertex, sourceTasks, events);
-        DagVertex withTasks = vertex.withTasks(splits.tasks(), splits.keptPaths());
+        DagVertex withTasks = vertex.withTasks(splits.tasks());
         pruning.writeVertex(withTasks);
         TaskCounters saved = TaskCounters.of(splits.counters());
         saved.incrCounter(DagCounters.PRUNING, DagCounters.DIRECTORIES_BEFORE,

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapred.InputSplit;
@@ -30,43 +29,34 @@ import org.apache.tez.runtime.api.impl.TaskSpec;
  * and per task the split Hive's split generator made and the hosts that hold its data. Each rank builds the spec of
  * every task it runs from it. A vertex whose partitions other vertices' events prune (dynamic partition pruning) has
  * no tasks yet but the request for its splits, which rank 0 makes once those vertices have run ({@link #deferred},
- * {@link #withTasks}); it then also names the input directories pruning kept, so that each rank gives the vertex's
- * tasks Hive's plan with only those ({@link PrunedMapPlan}).
+ * {@link #withTasks}).
  *
  * @param template the spec of task 0 (attempt 0)
  * @param rootInput the root input (the table's alias) to which each task's split goes; empty for a vertex whose
  *     input is an edge
  * @param tasks one per task of the vertex, in task order; none while deferred
  * @param deferredSplits the request for the vertex's splits, made while the DAG runs; empty once they are made
- * @param keptPaths for a vertex whose splits dynamic partition pruning made, the input directories of Hive's plan
- *     that pruning kept (each as its {@code Path} prints); empty for any other vertex
  */
 public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks,
-        Optional<SplitRequest> deferredSplits, Optional<List<String>> keptPaths) {
+        Optional<SplitRequest> deferredSplits) {
     public DagVertex {
         requireNonNull(template, "template is null");
         requireNonNull(rootInput, "rootInput is null");
         tasks = List.copyOf(tasks);
         requireNonNull(deferredSplits, "deferredSplits is null");
-        keptPaths = requireNonNull(keptPaths, "keptPaths is null").map(List::copyOf);
-        if (deferredSplits.isPresent() && (rootInput.isEmpty() || !tasks.isEmpty() || keptPaths.isPresent())) {
+        if (deferredSplits.isPresent() && (rootInput.isEmpty() || !tasks.isEmpty())) {
             throw new IllegalArgumentException("Vertex " + template.getVertexName() + " defers its splits but has "
-                    + (rootInput.isEmpty() ? "no root input" : keptPaths.isPresent() ? "its kept paths"
-                    : tasks.size() + " tasks"));
-        }
-        if (keptPaths.isPresent() && rootInput.isEmpty()) {
-            throw new IllegalArgumentException("Vertex " + template.getVertexName() + " has kept paths but no root "
-                    + "input");
+                    + (rootInput.isEmpty() ? "no root input" : tasks.size() + " tasks"));
         }
     }
 
     public DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks) {
-        this(template, rootInput, tasks, Optional.empty(), Optional.empty());
+        this(template, rootInput, tasks, Optional.empty());
     }
 
     /** A vertex whose splits are made while the DAG runs (the request's pruning events come first). */
     public static DagVertex deferred(TaskSpec template, SplitRequest splits) {
-        return new DagVertex(template, splits.root().getName(), List.of(), Optional.of(splits), Optional.empty());
+        return new DagVertex(template, splits.root().getName(), List.of(), Optional.of(splits));
     }
 
     /** Whether the vertex's tasks are known only once its splits are made while the DAG runs. */
@@ -79,15 +69,12 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         return deferredSplits.map(splits -> splits.eventsPerSourceTask().keySet()).orElse(Set.of());
     }
 
-    /**
-     * This deferred vertex with its tasks, once its splits are made, and the input directories pruning kept (empty
-     * when they are not known: the tasks then get Hive's plan as it was written).
-     */
-    public DagVertex withTasks(List<VertexTask> madeTasks, Optional<List<String>> kept) {
+    /** This deferred vertex with its tasks, once its splits are made. */
+    public DagVertex withTasks(List<VertexTask> madeTasks) {
         if (!deferred()) {
             throw new IllegalStateException("Vertex " + name() + " has its tasks already");
         }
-        return new DagVertex(template, rootInput, madeTasks, Optional.empty(), kept);
+        return new DagVertex(template, rootInput, madeTasks, Optional.empty());
     }
 
     /**
@@ -134,17 +121,27 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
                 return "";
             }
             try {
-                InputSplit read = MRInputHelpers.createOldFormatSplitFromUserPayload(MRSplitProto.parseFrom(split),
-                        new SerializationFactory(new Configuration()));
-                List<InputSplit> parts = read instanceof TezGroupedSplit grouped ? grouped.getGroupedSplits()
-                        : List.of(read);
-                return parts.stream().map(part -> part instanceof FileSplit file
-                        ? file.getPath() + ":" + file.getStart() + "+" + file.getLength() : part.toString())
+                return parts(new SerializationFactory(new Configuration())).stream()
+                        .map(part -> part instanceof FileSplit file
+                                ? file.getPath() + ":" + file.getStart() + "+" + file.getLength() : part.toString())
                         .collect(Collectors.joining(", "));
             } catch (IOException | RuntimeException e) {
                 // Only a message loses detail.
                 return "";
             }
+        }
+
+        /**
+         * The splits this task reads, Tez's grouped split taken apart, read with SERIALIZATION (whose configuration
+         * the splits get); none without a split.
+         */
+        public List<InputSplit> parts(SerializationFactory serialization) throws IOException {
+            if (split.length == 0) {
+                return List.of();
+            }
+            InputSplit read = MRInputHelpers.createOldFormatSplitFromUserPayload(MRSplitProto.parseFrom(split),
+                    serialization);
+            return read instanceof TezGroupedSplit grouped ? List.copyOf(grouped.getGroupedSplits()) : List.of(read);
         }
     }
 
@@ -182,14 +179,6 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         if (deferredSplits.isPresent()) {
             deferredSplits.get().write(out);
         }
-        out.writeBoolean(keptPaths.isPresent());
-        if (keptPaths.isPresent()) {
-            out.writeInt(keptPaths.get().size());
-            for (String path : keptPaths.get()) {
-                // Not writeUTF: a path may be longer than its 64 KB.
-                Text.writeString(out, path);
-            }
-        }
         out.writeInt(tasks.size());
         for (VertexTask task : tasks) {
             byte[] split = task.split();
@@ -208,15 +197,6 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         String rootInput = in.readUTF();
         Optional<SplitRequest> deferredSplits = in.readBoolean() ? Optional.of(SplitRequest.read(in))
                 : Optional.empty();
-        Optional<List<String>> keptPaths = Optional.empty();
-        if (in.readBoolean()) {
-            int paths = in.readInt();
-            List<String> kept = new ArrayList<>(paths);
-            for (int i = 0; i < paths; i++) {
-                kept.add(Text.readString(in));
-            }
-            keptPaths = Optional.of(kept);
-        }
         int count = in.readInt();
         List<VertexTask> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -229,6 +209,6 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
             }
             tasks.add(new VertexTask(split, hosts));
         }
-        return new DagVertex(template, rootInput, tasks, deferredSplits, keptPaths);
+        return new DagVertex(template, rootInput, tasks, deferredSplits);
     }
 }

@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.ql.exec.tez.HiveSplitGenerator;
@@ -42,14 +41,11 @@ public final class VertexSplits {
      *
      * @param tasks one per split, with its hosts
      * @param counters the generator's counters
-     * @param keptPaths for a vertex that dynamic partition pruning pruned, the input directories it kept
-     *     ({@link PrunedMapPlan}); empty for any other
      */
-    public record Made(List<DagVertex.VertexTask> tasks, TezCounters counters, Optional<List<String>> keptPaths) {
+    public record Made(List<DagVertex.VertexTask> tasks, TezCounters counters) {
         public Made {
             tasks = List.copyOf(tasks);
             requireNonNull(counters, "counters is null");
-            keptPaths = requireNonNull(keptPaths, "keptPaths is null").map(List::copyOf);
         }
     }
 
@@ -133,9 +129,7 @@ public final class VertexSplits {
         for (int task = 0; task < splits.size(); task++) {
             tasks.add(new DagVertex.VertexTask(splits.get(task), task < hosts.size() ? hosts.get(task) : List.of()));
         }
-        Optional<List<String>> kept = request.pruned() && generator instanceof HiveSplitGenerator hive
-                ? Optional.of(PrunedMapPlan.keptPaths(hive)) : Optional.empty();
-        return new Made(tasks, context.counters(), kept);
+        return new Made(tasks, context.counters());
     }
 
     /**

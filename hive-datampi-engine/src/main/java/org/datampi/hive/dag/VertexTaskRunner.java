@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.hadoop.conf.Configuration;
@@ -37,8 +38,8 @@ import com.google.common.collect.Multimap;
  * does (TezChild, TezTaskRunner2), without an application master: the task's split is handed to its root input as
  * the master would route it, and Hive's processors (MapTezProcessor, ReduceTezProcessor) run unchanged. One per job
  * on a rank (the DAG program makes it at set-up): like a container, it keeps one object registry (Hive caches plans
- * and hash tables in it), cleared when the vertex changes. A vertex that dynamic partition pruning pruned finds the
- * plan with only the partitions pruning kept there ({@link PrunedMapPlan}).
+ * and hash tables in it), cleared when the vertex changes. A map task finds there Hive's plan with only the partitions
+ * its split reads ({@link SplitMapPlan}).
  *
  * <p>Not thread-safe: a rank runs one task at a time.
  */
@@ -55,6 +56,8 @@ public final class VertexTaskRunner {
     private String lastVertex;
     private Multimap<String, String> startedInputs = HashMultimap.create();
     private HadoopShim shim;
+    /** The last vertex's plan for Hive's map processor, cut to each task's split; null until its first task. */
+    private Optional<SplitMapPlan> mapPlan;
 
     /**
      * What a task leaves behind.
@@ -87,15 +90,18 @@ public final class VertexTaskRunner {
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.DAG);
             startedInputs = HashMultimap.create();
+            mapPlan = null;
         } else if (!spec.getVertexName().equals(lastVertex)) {
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
+            mapPlan = null;
         }
         lastDag = dag;
         lastVertex = spec.getVertexName();
         registry.cacheForDAG(DagEdges.REGISTRY_KEY, edges);
-        if (vertex.keptPaths().isPresent()) {
-            PrunedMapPlan.install(registry, spec, vertex.keptPaths().get());
+        if (mapPlan == null) {
+            mapPlan = SplitMapPlan.of(vertex);
         }
+        mapPlan.ifPresent(plan -> plan.install(registry, task, vertex.tasks().get(task)));
 
         // As TezTaskRunner2: the task's configuration is the process's defaults and the vertex's own settings, its
         // classes from this thread's loader (the job's added jars: JobFiles), not the one the defaults were made in.

@@ -56,11 +56,11 @@ class PruningFilesTest {
                 + "before it"), misordered.getMessage());
 
         DagVertex made = sales.withTasks(List.of(new DagVertex.VertexTask(new byte[] {1}, List.of("dmp2")),
-                new DagVertex.VertexTask(new byte[] {2}, List.of())), Optional.empty());
+                new DagVertex.VertexTask(new byte[] {2}, List.of())));
         assertFalse(made.deferred());
         assertEquals(2, made.taskSpec(1).getVertexParallelism());
         assertEquals(3, read.withMadeSplits(made).handedOutTasks());
-        assertThrows(IllegalStateException.class, () -> made.withTasks(List.of(), Optional.empty()), "its splits are made once");
+        assertThrows(IllegalStateException.class, () -> made.withTasks(List.of()), "its splits are made once");
     }
 
     @Test
@@ -79,15 +79,12 @@ class PruningFilesTest {
         assertEquals(ByteBuffer.wrap(new byte[] {3}), events.get(1).getUserPayload());
 
         assertEquals(Optional.empty(), files.readVertex("Map 1"), "not saved yet");
-        List<String> kept = List.of("file:/warehouse/store_sales/ss_sold_date_sk=2451545",
-                "file:/warehouse/store_sales/ss_sold_date_sk=2451546");
         DagVertex made = deferredSales().withTasks(List.of(new DagVertex.VertexTask(new byte[] {9},
-                List.of("dmp1"))), Optional.of(kept));
+                List.of("dmp1"))));
         files.writeVertex(made);
         DagVertex read = files.readVertex("Map 1").orElseThrow();
         assertEquals(List.of("dmp1"), read.tasks().get(0).hosts());
         assertFalse(read.deferred());
-        assertEquals(Optional.of(kept), read.keptPaths(), "the ranks learn which partitions pruning kept");
 
         files.clear();
         assertTrue(files.readEvents("Map 2", 3).isEmpty(), "a failed attempt's events go");
