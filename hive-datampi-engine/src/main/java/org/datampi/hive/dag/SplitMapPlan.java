@@ -65,7 +65,10 @@ final class SplitMapPlan {
     private final MapWork work;
     private final Map<Path, List<String>> aliases;
     private final Map<Path, PartitionDesc> partitions;
-    /** The plan's partitions by their directory without scheme and authority (a file is matched by its own). */
+    /**
+     * The plan's partitions by their directory without scheme and authority: a file matches on its path alone, more
+     * loosely than Hive, which also compares schemes and authorities, so a cut keeps at least Hive's matches.
+     */
     private final Map<String, List<Path>> byDirectory = new HashMap<>();
     private final SerializationFactory serialization;
     private boolean logged;
@@ -85,7 +88,9 @@ final class SplitMapPlan {
 
     /**
      * The plan of VERTEX for its tasks on this rank, read as Hive's processor reads it; empty for a vertex that Hive's
-     * map processor does not run from one plan (a vertex fed by edges only, a sort-merge join's several plans).
+     * map processor does not run from one plan of one table (a vertex fed by edges only, a sort-merge join's several
+     * plans, a plan that scans several tables, whose operators a cut could leave half set up). Read once per DAG and
+     * vertex ({@link VertexTaskRunner}): the plan object is Hive's cached one, which each task's cut then changes.
      */
     static Optional<SplitMapPlan> of(DagVertex vertex) throws IOException {
         TaskSpec template = vertex.template();
@@ -99,70 +104,77 @@ final class SplitMapPlan {
         if (conf.get(DagUtils.TEZ_MERGE_WORK_FILE_PREFIXES) != null) {
             return Optional.empty();
         }
+        MapWork work = Utilities.getMapWork(conf);
+        if (work.getAliasToWork().size() != 1) {
+            return Optional.empty();
+        }
         return Optional.of(new SplitMapPlan(vertex.name(), HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_QUERY_ID),
-                Utilities.getMapWork(conf), conf));
+                work, conf));
     }
 
     /** Puts the plan, cut to the partitions TASK's split reads, in REGISTRY where Hive's map processor looks. */
     void install(ObjectRegistry registry, int taskIndex, DagVertex.VertexTask task) {
         Optional<Set<Path>> read = partitionsRead(taskIndex, task);
-        Map<Path, List<String>> taskAliases = new LinkedHashMap<>();
-        Map<Path, PartitionDesc> taskPartitions = new LinkedHashMap<>();
-        aliases.forEach((partition, names) -> {
-            if (read.isEmpty() || read.get().contains(partition)) {
-                taskAliases.put(partition, names);
-            }
-        });
-        partitions.forEach((partition, description) -> {
-            if (read.isEmpty() || read.get().contains(partition)) {
-                taskPartitions.put(partition, description);
-            }
-        });
-        work.setPathToAliases(taskAliases);
+        work.setPathToAliases(cut(aliases, read));
+        Map<Path, PartitionDesc> taskPartitions = cut(partitions, read);
         work.setPathToPartitionInfo(taskPartitions);
         registry.cacheForVertex(key, work);
+        String message = "Hive query {}: {} task {}: Hive's plan with the {} partitions its split reads, of {}";
+        Object[] values = {queryId, vertex, taskIndex, taskPartitions.size(), partitions.size()};
         if (logged) {
-            LOG.debug("Hive query {}: {} task {}: Hive's plan with the {} partitions its split reads, of {}", queryId,
-                    vertex, taskIndex, taskPartitions.size(), partitions.size());
+            LOG.debug(message, values);
         } else {
             // Once per vertex and rank at INFO: per task it would crowd the log.
-            LOG.info("Hive query {}: {} task {}: Hive's plan with the {} partitions its split reads, of {}", queryId,
-                    vertex, taskIndex, taskPartitions.size(), partitions.size());
+            LOG.info(message, values);
             logged = true;
         }
     }
 
+    /** The entries of the whole plan's map ALL whose partitions are READ, in the plan's order; all when unknown. */
+    private static <T> Map<Path, T> cut(Map<Path, T> all, Optional<Set<Path>> read) {
+        Map<Path, T> kept = new LinkedHashMap<>();
+        all.forEach((partition, value) -> {
+            if (read.isEmpty() || read.get().contains(partition)) {
+                kept.put(partition, value);
+            }
+        });
+        return kept;
+    }
+
     /**
      * The plan's partitions whose directories hold a file of the task's split (a file's own path and each directory
-     * above it); empty when a split is not a file's or a file is in none (the task then gets the whole plan).
+     * above it); empty when the split cannot be read here, has no part, or has a part that is not a file's or a file
+     * in none of the plan's partitions (the task then gets the whole plan, and Hive reports what it makes of it).
      */
     private Optional<Set<Path>> partitionsRead(int taskIndex, DagVertex.VertexTask task) {
-        List<InputSplit> parts;
         try {
-            parts = task.parts(serialization);
+            List<InputSplit> parts = task.parts(serialization);
+            if (parts.isEmpty()) {
+                return Optional.empty();
+            }
+            Set<Path> read = new HashSet<>();
+            for (InputSplit part : parts) {
+                if (!(part instanceof FileSplit file)) {
+                    return Optional.empty();
+                }
+                boolean found = false;
+                for (Path directory = file.getPath(); directory != null; directory = directory.getParent()) {
+                    List<Path> matches = byDirectory.get(directory.toUri().getPath());
+                    if (matches != null) {
+                        read.addAll(matches);
+                        found = true;
+                    }
+                }
+                if (!found) {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(read);
         } catch (IOException | RuntimeException e) {
             LOG.warn("{} task {}: its split could not be read here, so it gets Hive's whole plan", vertex, taskIndex,
                     e);
             return Optional.empty();
         }
-        Set<Path> read = new HashSet<>();
-        for (InputSplit part : parts) {
-            if (!(part instanceof FileSplit file)) {
-                return Optional.empty();
-            }
-            boolean found = false;
-            for (Path directory = file.getPath(); directory != null; directory = directory.getParent()) {
-                List<Path> matches = byDirectory.get(directory.toUri().getPath());
-                if (matches != null) {
-                    read.addAll(matches);
-                    found = true;
-                }
-            }
-            if (!found) {
-                return Optional.empty();
-            }
-        }
-        return Optional.of(read);
     }
 
     /** The key under which Hive's map processor of query QUERY_ID caches VERTEX's plan. */

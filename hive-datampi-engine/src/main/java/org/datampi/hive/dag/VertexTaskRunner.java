@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -56,8 +57,12 @@ public final class VertexTaskRunner {
     private String lastVertex;
     private Multimap<String, String> startedInputs = HashMultimap.create();
     private HadoopShim shim;
-    /** The last vertex's plan for Hive's map processor, cut to each task's split; null until its first task. */
-    private Optional<SplitMapPlan> mapPlan;
+    /**
+     * By vertex of the DAG, the plan for Hive's map processor cut to each task's split (empty for a vertex it does
+     * not cut): read once per DAG, before any task of the vertex on this rank, so never from a plan an earlier task
+     * left cut in Hive's per-thread plan cache.
+     */
+    private final Map<String, Optional<SplitMapPlan>> mapPlans = new HashMap<>();
 
     /**
      * What a task leaves behind.
@@ -90,16 +95,17 @@ public final class VertexTaskRunner {
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.DAG);
             startedInputs = HashMultimap.create();
-            mapPlan = null;
+            mapPlans.clear();
         } else if (!spec.getVertexName().equals(lastVertex)) {
             registry.clearCache(ObjectRegistryImpl.ObjectLifeCycle.VERTEX);
-            mapPlan = null;
         }
         lastDag = dag;
         lastVertex = spec.getVertexName();
         registry.cacheForDAG(DagEdges.REGISTRY_KEY, edges);
+        Optional<SplitMapPlan> mapPlan = mapPlans.get(spec.getVertexName());
         if (mapPlan == null) {
             mapPlan = SplitMapPlan.of(vertex);
+            mapPlans.put(spec.getVertexName(), mapPlan);
         }
         mapPlan.ifPresent(plan -> plan.install(registry, task, vertex.tasks().get(task)));
 

@@ -11,8 +11,10 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.ql.CompilationOpContext;
 import org.apache.hadoop.hive.ql.exec.ObjectCache;
 import org.apache.hadoop.hive.ql.exec.ObjectCacheFactory;
+import org.apache.hadoop.hive.ql.exec.TableScanOperator;
 import org.apache.hadoop.hive.ql.exec.Utilities;
 import org.apache.hadoop.hive.ql.exec.tez.MapRecordProcessor;
 import org.apache.hadoop.hive.ql.exec.tez.MapTezProcessor;
@@ -46,15 +48,8 @@ class SplitMapPlanTest {
 
     @Test
     void hivesMapProcessorFindsThePlanWithOnlyThePartitionsOfTheTasksSplit() throws Exception {
-        HivePlanCache.makePerThread();
         Configuration conf = processorConf();
-        MapWork written = new MapWork();
-        for (Path partition : PARTITIONS) {
-            written.addPathToAlias(partition, "web_sales");
-            written.addPathToPartitionInfo(partition, new PartitionDesc());
-        }
-        // The plan as the task reads it (from this thread's cache: these plans have no file).
-        Utilities.setMapWork(conf, written);
+        cachePlan(conf, PARTITIONS);
         DagVertex vertex = new DagVertex(template("Map 17", MapTezProcessor.class.getName(), conf), "web_sales",
                 List.of(task(PARTITIONS.get(2) + "/000000_0", PARTITIONS.get(0) + "/000000_0"),
                         task("file:/elsewhere/000000_0")));
@@ -84,6 +79,30 @@ class SplitMapPlanTest {
         }
     }
 
+    /**
+     * Every partition whose directory holds a file of the split stays, the nearest and any above it, matched on the
+     * path alone (a partition written without a scheme too): Hive's walk then finds the partition it would in the
+     * whole plan.
+     */
+    @Test
+    void everyPartitionHoldingASplitsFileStays() throws Exception {
+        Configuration conf = processorConf();
+        Path nested = new Path(PARTITIONS.get(0), "HIVE_UNION_SUBDIR_1");
+        Path schemeless = new Path("/warehouse/web_sales/ws_sold_date_sk=2450819");
+        cachePlan(conf, List.of(PARTITIONS.get(0), nested, PARTITIONS.get(1), schemeless));
+        DagVertex vertex = new DagVertex(template("Map 17", MapTezProcessor.class.getName(), conf), "web_sales",
+                List.of(task(nested + "/000000_0", "file:" + schemeless + "/000000_0")));
+        ObjectRegistryImpl registry = new ObjectRegistryImpl();
+        try {
+            SplitMapPlan.of(vertex).orElseThrow().install(registry, 0, vertex.tasks().get(0));
+            MapWork found = (MapWork) registry.get(SplitMapPlan.registryKey(QUERY, "Map 17"));
+            assertEquals(List.of(PARTITIONS.get(0), nested, schemeless),
+                    List.copyOf(found.getPathToPartitionInfo().keySet()));
+        } finally {
+            Utilities.clearWorkMapForConf(conf);
+        }
+    }
+
     @Test
     void onlyHivesMapProcessorOverARootInputGetsACutPlan() throws Exception {
         Configuration conf = processorConf();
@@ -102,6 +121,19 @@ class SplitMapPlanTest {
         Field key = MapRecordProcessor.class.getDeclaredField("MAP_PLAN_KEY");
         key.setAccessible(true);
         return (String) key.get(null);
+    }
+
+    /** Puts in this thread's plan cache, where the task reads it, a scan of web_sales over PARTITIONS. */
+    private static void cachePlan(Configuration conf, List<Path> partitions) {
+        HivePlanCache.makePerThread();
+        MapWork written = new MapWork();
+        written.getAliasToWork().put("web_sales", new TableScanOperator(new CompilationOpContext()));
+        for (Path partition : partitions) {
+            written.addPathToAlias(partition, "web_sales");
+            written.addPathToPartitionInfo(partition, new PartitionDesc());
+        }
+        // These plans have no file: Hive reads them from the cache.
+        Utilities.setMapWork(conf, written);
     }
 
     private static Configuration processorConf() {
