@@ -20,8 +20,9 @@ import org.datampi.mpid.PairSender;
  * An edge's output in a rank (DAG mode), in place of Tez's OrderedPartitionedKVOutput, UnorderedPartitionedKVOutput
  * and UnorderedKVOutput: every pair Hive's operators write (a HiveKey and a BytesWritable) goes into datampi's
  * shuffle while the task runs, to the partition the edge's own partitioner picks (Tez's, from Hive's payload, as
- * Tez's outputs create it), on a one-to-one edge to the destination task of its own index, or, on a broadcast edge,
- * to every rank. Nothing is written to disk but the shuffle's spills.
+ * Tez's outputs create it), on a one-to-one edge to the destination task of its own index, on a bucket map join's
+ * edge to every destination task that joins the bucket its partitioner picks, or, on a broadcast edge, to every rank.
+ * Nothing is written to disk but the shuffle's spills.
  */
 public final class MpiShuffleOutput extends AbstractLogicalOutput {
     private DagEdge edge;
@@ -49,7 +50,7 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
             }
         } else if (edge.routing() != DagEdge.Routing.BROADCAST) {
             Configuration conf = TezUtils.createConfFromUserPayload(getContext().getUserPayload());
-            conf.setInt(TezRuntimeFrameworkConfigs.TEZ_RUNTIME_NUM_EXPECTED_PARTITIONS, edge.partitions());
+            conf.setInt(TezRuntimeFrameworkConfigs.TEZ_RUNTIME_NUM_EXPECTED_PARTITIONS, edge.sourcePartitions());
             partitioner = TezRuntimeUtils.instantiatePartitioner(conf);
         }
         sender = edges.sender(edge);
@@ -72,6 +73,12 @@ public final class MpiShuffleOutput extends AbstractLogicalOutput {
                 } else if (partitioner == null) {
                     for (int rank = 0; rank < edge.partitions(); rank++) {
                         sender.send(rank, key, value);
+                    }
+                } else if (edge.routing() == DagEdge.Routing.BUCKET) {
+                    // As Tez's CustomPartitionEdge routes the bucket's output: to each task of the bucket, or none.
+                    for (int task : edge.bucketTasks().get(partitioner.getPartition(key, value,
+                            edge.sourcePartitions()))) {
+                        sender.send(task, key, value);
                     }
                 } else {
                     sender.send(partitioner.getPartition(key, value, edge.partitions()), key, value);

@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.tez.common.TezUtils;
@@ -37,14 +38,15 @@ final class ClientSplits {
     }
 
     /**
-     * By vertex name, the tasks of every vertex of PLAN whose request is not pruned, one per split. A failure is
+     * By vertex name, the tasks of every vertex of PLAN whose request is not pruned, one per split (per group of one
+     * bucket's splits for a bucket map join's big table: {@link BucketJoin}). A failure is
      * thrown as the first failed vertex's (in the plan's order), the other generators then interrupted.
      */
-    static Map<String, List<DagVertex.VertexTask>> make(ApplicationId application, String dagName, DAGPlan plan,
+    static Map<String, VertexSplits.Made> make(ApplicationId application, String dagName, DAGPlan plan,
             Map<String, SplitRequest> requests) throws Exception {
         List<VertexPlan> vertices = plan.getVertexList().stream().filter(vertex -> requests.containsKey(
                 vertex.getName()) && !requests.get(vertex.getName()).pruned()).toList();
-        Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
+        Map<String, VertexSplits.Made> tasks = new HashMap<>();
         if (vertices.size() <= 1) {
             // Nothing to run beside it: on the caller's thread, no pool.
             for (VertexPlan vertex : vertices) {
@@ -63,7 +65,7 @@ final class ClientSplits {
                     return thread;
                 });
         try {
-            Map<String, Future<List<DagVertex.VertexTask>>> making = new LinkedHashMap<>();
+            Map<String, Future<VertexSplits.Made>> making = new LinkedHashMap<>();
             for (VertexPlan vertex : vertices) {
                 making.put(vertex.getName(), pool.submit(() -> {
                     if (session != null) {
@@ -78,7 +80,7 @@ final class ClientSplits {
                     }
                 }));
             }
-            for (Map.Entry<String, Future<List<DagVertex.VertexTask>>> vertex : making.entrySet()) {
+            for (Map.Entry<String, Future<VertexSplits.Made>> vertex : making.entrySet()) {
                 try {
                     tasks.put(vertex.getKey(), vertex.getValue().get());
                 } catch (ExecutionException e) {
@@ -96,11 +98,16 @@ final class ClientSplits {
         }
     }
 
-    private static List<DagVertex.VertexTask> make(ApplicationId application, String dagName, DAGPlan plan,
-            VertexPlan vertex, SplitRequest request) throws Exception {
+    private static VertexSplits.Made make(ApplicationId application, String dagName, DAGPlan plan, VertexPlan vertex,
+            SplitRequest request) throws Exception {
         ProcessorDescriptor processor =
                 DagTypeConverters.convertProcessorDescriptorFromDAGPlan(vertex.getProcessorDescriptor());
-        return VertexSplits.make(application, dagName, vertex.getName(), plan.getVertexList().indexOf(vertex),
-                TezUtils.createConfFromUserPayload(processor.getUserPayload()), request, Map.of(), List.of()).tasks();
+        Configuration conf = TezUtils.createConfFromUserPayload(processor.getUserPayload());
+        int vertexId = plan.getVertexList().indexOf(vertex);
+        if (BucketJoin.joinsBuckets(vertex)) {
+            return BucketJoin.group(plan, vertex, VertexSplits.generate(application, dagName, vertex.getName(),
+                    vertexId, conf, request, Map.of(), List.of()), request.ranks(), request.taskMemoryMb());
+        }
+        return VertexSplits.make(application, dagName, vertex.getName(), vertexId, conf, request, Map.of(), List.of());
     }
 }

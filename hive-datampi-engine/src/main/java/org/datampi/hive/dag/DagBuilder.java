@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -79,22 +80,31 @@ public final class DagBuilder {
         Map<String, SplitRequest> splitRequests = new HashMap<>();
         for (VertexPlan vertex : plan.getVertexList()) {
             if (vertex.getInputsCount() == 1) {
-                splitRequests.put(vertex.getName(), splitRequest(work, plan, vertex, ranks, taskMemoryMb));
+                SplitRequest request = splitRequest(work, plan, vertex, ranks, taskMemoryMb);
+                if (request.pruned() && BucketJoin.joinsBuckets(vertex)) {
+                    // Tez cannot either: the big table's splits come from MRInputAMSplitGenerator, which takes no
+                    // pruning events.
+                    throw new HiveException("The bucket map join of " + vertex.getName() + " is pruned by events of "
+                            + request.eventsPerSourceTask().keySet() + ", which Hive's bucket map join does not take; "
+                            + "SET hive.convert.join.bucket.mapjoin.tez=false runs the query");
+                }
+                splitRequests.put(vertex.getName(), request);
             }
         }
         List<VertexPlan> order = dependencyOrder(plan, work.getAllWork().stream()
                 .filter(unit -> !(unit instanceof UnionWork)).map(unit -> hive.vertex(unit.getName())).toList(),
                 splitRequests);
-        Map<String, List<DagVertex.VertexTask>> made = ClientSplits.make(application, hive.dagName(), plan,
-                splitRequests);
+        Map<String, VertexSplits.Made> made = ClientSplits.make(application, hive.dagName(), plan, splitRequests);
         Map<String, List<DagVertex.VertexTask>> tasks = new HashMap<>();
+        Map<String, BucketJoin.Groups> bucketJoins = new HashMap<>();
         for (VertexPlan vertex : order) {
             SplitRequest request = splitRequests.get(vertex.getName());
             if (request != null && request.pruned()) {
                 // Its splits are made on the ranks once its event sources have run (VertexSplits).
                 tasks.put(vertex.getName(), List.of());
             } else if (request != null) {
-                tasks.put(vertex.getName(), made.get(vertex.getName()));
+                tasks.put(vertex.getName(), made.get(vertex.getName()).tasks());
+                made.get(vertex.getName()).bucketJoin().ifPresent(groups -> bucketJoins.put(vertex.getName(), groups));
             } else {
                 tasks.put(vertex.getName(), Collections.nCopies(ReducerTasks.count(conf, work, vertex, tasks,
                         splitRequests, ranks), new DagVertex.VertexTask(new byte[0], List.of())));
@@ -102,11 +112,13 @@ public final class DagBuilder {
         }
         Set<String> pruned = splitRequests.entrySet().stream().filter(request -> request.getValue().pruned())
                 .map(Map.Entry::getKey).collect(Collectors.toSet());
-        List<DagEdge> edges = EdgeRouting.route(plan, tasks, pruned, ranks);
+        Map<String, List<List<Integer>>> bucketTasks = new HashMap<>();
+        bucketJoins.forEach((vertex, groups) -> bucketTasks.put(vertex, groups.bucketTasks()));
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks, pruned, bucketTasks, ranks);
         List<DagVertex> stages = new ArrayList<>();
         for (VertexPlan vertex : order) {
             stages.add(vertex(dagId, hive.dagName(), plan, vertex, tasks, edges,
-                    splitRequests.get(vertex.getName())));
+                    splitRequests.get(vertex.getName()), Optional.ofNullable(bucketJoins.get(vertex.getName()))));
         }
         return new DagJob(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_QUERY_ID), stages, edges, hive.classPath(),
                 concurrentVertices);
@@ -152,19 +164,21 @@ public final class DagBuilder {
     }
 
     /**
-     * A vertex's stage: Hive's processor, its root input (with the split the task gets) or the inputs of its edges,
-     * its leaf outputs and the outputs of its edges, the edges' Tez classes replaced by datampi's, their payloads
-     * kept.
+     * A vertex's stage: Hive's processor, its root input (with the split the task gets; for a bucket map join's big
+     * table, BUCKET_JOIN, reading the grouped splits its vertex manager made) or the inputs of its edges, its leaf
+     * outputs and the outputs of its edges, the edges' Tez classes replaced by datampi's, their payloads kept.
      */
     static DagVertex vertex(TezDAGID dagId, String dagName, DAGPlan plan, VertexPlan vertex,
-            Map<String, List<DagVertex.VertexTask>> tasks, List<DagEdge> edges, SplitRequest splits) {
+            Map<String, List<DagVertex.VertexTask>> tasks, List<DagEdge> edges, SplitRequest splits,
+            Optional<BucketJoin.Groups> bucketJoin) {
         List<InputSpec> inputs = new ArrayList<>();
         String rootInput = "";
         if (vertex.getInputsCount() == 1) {
             RootInputLeafOutputProto root = vertex.getInputs(0);
             rootInput = root.getName();
-            inputs.add(new InputSpec(root.getName(),
-                    DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor()), 1));
+            InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
+            bucketJoin.ifPresent(groups -> input.setUserPayload(groups.inputPayload()));
+            inputs.add(new InputSpec(root.getName(), input, 1));
         }
         List<OutputSpec> outputs = leafOutputs(vertex);
         Map<String, Integer> inputSenders = new HashMap<>();
@@ -189,7 +203,7 @@ public final class DagBuilder {
             if (edge.getInputVertexName().equals(vertex.getName())) {
                 OutputDescriptor hive = DagTypeConverters.convertOutputDescriptorFromDAGPlan(edge.getEdgeSource());
                 outputs.add(new OutputSpec(edge.getOutputVertexName(), OutputDescriptor.create(DagJob.SHUFFLE_OUTPUT)
-                        .setUserPayload(hive.getUserPayload()), routed.partitions()));
+                        .setUserPayload(hive.getUserPayload()), routed.sourcePartitions()));
             }
         }
         Configuration vertexOnly = new Configuration(false);
@@ -203,7 +217,7 @@ public final class DagBuilder {
                 DagTypeConverters.convertProcessorDescriptorFromDAGPlan(vertex.getProcessorDescriptor()), inputs,
                 outputs, null, vertexOnly);
         return splits != null && splits.pruned() ? DagVertex.deferred(template, splits)
-                : new DagVertex(template, rootInput, vertexTasks);
+                : new DagVertex(template, rootInput, vertexTasks, Optional.empty(), bucketJoin.isPresent());
     }
 
     /**

@@ -52,5 +52,6 @@ final class DagShape {
 
     private static final Set<TezEdgeProperty.EdgeType> RUN_EDGES = EnumSet.of(TezEdgeProperty.EdgeType.SIMPLE_EDGE,
             TezEdgeProperty.EdgeType.BROADCAST_EDGE, TezEdgeProperty.EdgeType.CUSTOM_SIMPLE_EDGE,
-            TezEdgeProperty.EdgeType.ONE_TO_ONE_EDGE, TezEdgeProperty.EdgeType.XPROD_EDGE);
+            TezEdgeProperty.EdgeType.ONE_TO_ONE_EDGE, TezEdgeProperty.EdgeType.XPROD_EDGE,
+            TezEdgeProperty.EdgeType.CUSTOM_EDGE);
 }

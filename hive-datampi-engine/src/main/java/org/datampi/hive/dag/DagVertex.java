@@ -36,9 +36,11 @@ import org.apache.tez.runtime.api.impl.TaskSpec;
  *     input is an edge
  * @param tasks one per task of the vertex, in task order; none while deferred
  * @param deferredSplits the request for the vertex's splits, made while the DAG runs; empty once they are made
+ * @param bucketJoin whether the vertex is a bucket map join's big table: its tasks read splits grouped by bucket and
+ *     the edge of each bucket's rows ({@link DagEdge.Routing#BUCKET}), so they are placed as a reduce vertex's are
  */
 public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks,
-        Optional<SplitRequest> deferredSplits) {
+        Optional<SplitRequest> deferredSplits, boolean bucketJoin) {
     public DagVertex {
         requireNonNull(template, "template is null");
         requireNonNull(rootInput, "rootInput is null");
@@ -48,15 +50,19 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
             throw new IllegalArgumentException("Vertex " + template.getVertexName() + " defers its splits but has "
                     + (rootInput.isEmpty() ? "no root input" : tasks.size() + " tasks"));
         }
+        if (bucketJoin && (rootInput.isEmpty() || deferredSplits.isPresent())) {
+            throw new IllegalArgumentException("Vertex " + template.getVertexName() + " joins buckets but "
+                    + (rootInput.isEmpty() ? "has no root input" : "defers its splits"));
+        }
     }
 
     public DagVertex(TaskSpec template, String rootInput, List<VertexTask> tasks) {
-        this(template, rootInput, tasks, Optional.empty());
+        this(template, rootInput, tasks, Optional.empty(), false);
     }
 
     /** A vertex whose splits are made while the DAG runs (the request's pruning events come first). */
     public static DagVertex deferred(TaskSpec template, SplitRequest splits) {
-        return new DagVertex(template, splits.root().getName(), List.of(), Optional.of(splits));
+        return new DagVertex(template, splits.root().getName(), List.of(), Optional.of(splits), false);
     }
 
     /** Whether the vertex's tasks are known only once its splits are made while the DAG runs. */
@@ -74,7 +80,7 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         if (!deferred()) {
             throw new IllegalStateException("Vertex " + name() + " has its tasks already");
         }
-        return new DagVertex(template, rootInput, madeTasks, Optional.empty());
+        return new DagVertex(template, rootInput, madeTasks, Optional.empty(), false);
     }
 
     /**
@@ -151,11 +157,11 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
 
     /**
      * Whether rank 0 hands the vertex's tasks out to ranks that ask (a vertex that reads splits: its tasks take
-     * uneven times and prefer hosts), rather than task t running on rank t mod size (a vertex fed by edges only,
-     * whose partitions must have a known rank).
+     * uneven times and prefer hosts), rather than task t running on rank t mod size (a vertex fed by edges, whose
+     * partitions must have a known rank: a reduce vertex, or a bucket map join's big table).
      */
     public boolean handedOut() {
-        return !rootInput.isEmpty();
+        return !rootInput.isEmpty() && !bucketJoin;
     }
 
     /** The spec of task TASK, attempt 0. */
@@ -179,6 +185,7 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         if (deferredSplits.isPresent()) {
             deferredSplits.get().write(out);
         }
+        out.writeBoolean(bucketJoin);
         out.writeInt(tasks.size());
         for (VertexTask task : tasks) {
             byte[] split = task.split();
@@ -197,6 +204,7 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
         String rootInput = in.readUTF();
         Optional<SplitRequest> deferredSplits = in.readBoolean() ? Optional.of(SplitRequest.read(in))
                 : Optional.empty();
+        boolean bucketJoin = in.readBoolean();
         int count = in.readInt();
         List<VertexTask> tasks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -209,6 +217,6 @@ public record DagVertex(TaskSpec template, String rootInput, List<VertexTask> ta
             }
             tasks.add(new VertexTask(split, hosts));
         }
-        return new DagVertex(template, rootInput, tasks, deferredSplits);
+        return new DagVertex(template, rootInput, tasks, deferredSplits, bucketJoin);
     }
 }

@@ -18,6 +18,9 @@ import org.apache.tez.dag.api.records.DAGProtos.PlanEdgeDataMovementType;
  * sorted when its destination reads it in groups of equal keys; a union's members send to the partitions of the
  * union's one edge.
  *
+ * <p>A bucket map join's edges (Hive's CustomPartitionEdge) have one partition per task of the big table, as a
+ * scatter-gather edge: a pair goes to each task that joins its bucket ({@link DagEdge.Routing#BUCKET}).
+ *
  * <p>A cross product's edges (Tez's cartesian product edges, {@code hive.tez.cartesian-product.enabled}) become a
  * grid of one row: the input of most tasks is split over the destination's tasks (its own partitioner, which hashes
  * values, picks each pair's task) and every other input is broadcast, so that each destination task pairs its share
@@ -30,13 +33,15 @@ final class EdgeRouting {
 
     /**
      * The plan's edges in its order, with the tasks of each vertex (by name) on RANKS ranks; PRUNED names the vertices
-     * whose splits pruning defers (no tasks yet).
+     * whose splits pruning defers (no tasks yet), BUCKET_TASKS the big tables of bucket map joins, with the tasks
+     * that join each bucket ({@link BucketJoin}).
      *
-     * @throws HiveException for an edge the ranks do not run (custom edges but a cross product's: bucket map joins),
-     *     or an edge other than a broadcast into a vertex that reads splits
+     * @throws HiveException for an edge the ranks do not run (a custom edge of another edge manager than a cross
+     *     product's or a bucket map join's), or an edge other than a broadcast or a bucket map join's into a vertex that
+     *     reads splits
      */
     static List<DagEdge> route(DAGPlan plan, Map<String, List<DagVertex.VertexTask>> tasks, Set<String> pruned,
-            int ranks) throws HiveException {
+            Map<String, List<List<Integer>>> bucketTasks, int ranks) throws HiveException {
         List<DagEdge> edges = new ArrayList<>();
         Map<String, String> splitCrossInputs = splitCrossInputs(plan, tasks, pruned, ranks);
         Map<String, DagEdge> groupEdges = new HashMap<>();
@@ -52,14 +57,15 @@ final class EdgeRouting {
             }
             boolean splitCross = input.equals(splitCrossInputs.get(edge.getOutputVertexName()));
             DagEdge routed = route(edge, input, partitions, tasks.get(edge.getOutputVertexName()).size(), ranks,
-                    splitCross);
+                    splitCross, bucketTasks.getOrDefault(edge.getOutputVertexName(), List.of()));
             groupEdges.put(input + " -> " + edge.getOutputVertexName(), routed);
             boolean readsSplits = plan.getVertexList().stream().anyMatch(vertex -> vertex.getName()
                     .equals(edge.getOutputVertexName()) && vertex.getInputsCount() > 0);
-            if (routed.routing() != DagEdge.Routing.BROADCAST && readsSplits) {
-                throw new HiveException("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; "
-                        + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " is "
-                        + edge.getDataMovementType());
+            if (routed.routing() != DagEdge.Routing.BROADCAST && routed.routing() != DagEdge.Routing.BUCKET
+                    && readsSplits) {
+                throw new HiveException("datampi's DAG mode sends only broadcast edges and bucket map joins' edges to "
+                        + "a vertex that reads splits; " + edge.getInputVertexName() + " -> "
+                        + edge.getOutputVertexName() + " is " + edge.getDataMovementType());
             }
             edges.add(routed);
             partitions += routed.partitions();
@@ -69,10 +75,11 @@ final class EdgeRouting {
 
     /**
      * The edge's routing on the ranks, from Tez's data movement and the input Hive gave its destination; SPLIT_CROSS
-     * for the source of a cross product that is split over the destination's tasks.
+     * for the source of a cross product that is split over the destination's tasks; BUCKET_TASKS, for an edge into a
+     * bucket map join's big table, the tasks that join each bucket.
      */
     private static DagEdge route(EdgePlan edge, String input, int firstPartition, int destinationTasks, int ranks,
-            boolean splitCross) throws HiveException {
+            boolean splitCross, List<List<Integer>> bucketTasks) throws HiveException {
         String inputClass = edge.getEdgeDestination().getClassName();
         DagEdge.Routing routing = switch (edge.getDataMovementType()) {
             case BROADCAST -> DagEdge.Routing.BROADCAST;
@@ -80,6 +87,13 @@ final class EdgeRouting {
                     : DagEdge.Routing.UNSORTED;
             case ONE_TO_ONE -> DagEdge.Routing.ONE_TO_ONE;
             case CUSTOM -> {
+                if (isBucketJoin(edge)) {
+                    if (bucketTasks.isEmpty()) {
+                        throw new HiveException("The bucket map join's edge " + edge.getInputVertexName() + " -> "
+                                + edge.getOutputVertexName() + " leads to a vertex without a bucket routing table");
+                    }
+                    yield DagEdge.Routing.BUCKET;
+                }
                 if (!isCrossProduct(edge)) {
                     throw new HiveException("datampi's DAG mode does not run the custom edge "
                             + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " ("
@@ -91,7 +105,8 @@ final class EdgeRouting {
                     + " edge " + edge.getInputVertexName() + " -> " + edge.getOutputVertexName() + " yet");
         };
         return new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(), routing, firstPartition,
-                routing == DagEdge.Routing.BROADCAST ? ranks : Math.max(1, destinationTasks));
+                routing == DagEdge.Routing.BROADCAST ? ranks : Math.max(1, destinationTasks),
+                routing == DagEdge.Routing.BUCKET ? bucketTasks : List.of());
     }
 
     /**
@@ -114,6 +129,11 @@ final class EdgeRouting {
         inputTasks.forEach((destination, inputs) -> split.put(destination, inputs.entrySet().stream()
                 .reduce((first, other) -> other.getValue() > first.getValue() ? other : first).orElseThrow().getKey()));
         return split;
+    }
+
+    private static boolean isBucketJoin(EdgePlan edge) {
+        return edge.getDataMovementType() == PlanEdgeDataMovementType.CUSTOM && edge.hasEdgeManager()
+                && BucketJoin.EDGE_MANAGER.equals(edge.getEdgeManager().getClassName());
     }
 
     private static boolean isCrossProduct(EdgePlan edge) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.ql.exec.tez.HiveSplitGenerator;
@@ -39,13 +40,20 @@ public final class VertexSplits {
     /**
      * A vertex's splits as its tasks, and what the split generator counted (HiveInputCounters).
      *
-     * @param tasks one per split, with its hosts
+     * @param tasks one per split (or, for a bucket map join's big table, per group of one bucket's splits), with its
+     *     hosts
      * @param counters the generator's counters
+     * @param bucketJoin for a bucket map join's big table, how its tasks join the buckets; else empty
      */
-    public record Made(List<DagVertex.VertexTask> tasks, TezCounters counters) {
+    public record Made(List<DagVertex.VertexTask> tasks, TezCounters counters, Optional<BucketJoin.Groups> bucketJoin) {
         public Made {
             tasks = List.copyOf(tasks);
             requireNonNull(counters, "counters is null");
+            requireNonNull(bucketJoin, "bucketJoin is null");
+        }
+
+        public Made(List<DagVertex.VertexTask> tasks, TezCounters counters) {
+            this(tasks, counters, Optional.empty());
         }
     }
 
@@ -76,36 +84,11 @@ public final class VertexSplits {
     static Made make(ApplicationId application, String dagName, String vertexName, int vertexId,
             Configuration vertexConf, SplitRequest request, Map<String, Integer> sourceTasks,
             List<InputInitializerEvent> events) throws Exception {
-        // Generators run side by side, on the client and on rank 0 (done already where the engine is installed).
-        HivePlanCache.makePerThread();
-        RootInputLeafOutputProto root = request.root();
-        InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
-        InputInitializerDescriptor initializer =
-                DagTypeConverters.convertInputInitializerDescriptorFromDAGPlan(root.getControllerDescriptor());
-        SplitGeneratorContext context = new SplitGeneratorContext(application, dagName, vertexConf, root.getName(),
-                input.getUserPayload(), initializer.getUserPayload(), vertexId, request.ranks(),
-                request.taskMemoryMb(), sourceTasks);
-        // Hive's own generator for HiveInputFormat (it groups splits and prunes); Tez's plain one for any other input
-        // format (DagUtils.createVertex), such as the one-row input of a query without a table.
-        InputInitializer generator;
-        if (initializer.getClassName().equals(HiveSplitGenerator.class.getName())) {
-            generator = new HiveSplitGenerator(context);
-        } else if (initializer.getClassName().equals(MRInputAMSplitGenerator.class.getName())) {
-            generator = new MRInputAMSplitGenerator(context);
-        } else {
-            throw new HiveException("datampi's DAG mode takes splits from HiveSplitGenerator or "
-                    + "MRInputAMSplitGenerator, not " + initializer.getClassName() + " (" + vertexName + ")");
-        }
-        if (request.pruned()) {
-            List<InputInitializerEvent> mine = pruningEvents(vertexName, root.getName(), request, sourceTasks, events);
-            generator.handleInputInitializerEvent(mine);
-            for (String source : request.eventsPerSourceTask().keySet()) {
-                generator.onVertexStateUpdated(new VertexStateUpdate(source, VertexState.SUCCEEDED));
-            }
-        }
+        Generated generated = generate(application, dagName, vertexName, vertexId, vertexConf, request, sourceTasks,
+                events);
         List<byte[]> splits = new ArrayList<>();
         List<List<String>> hosts = List.of();
-        for (Event event : generator.initialize()) {
+        for (Event event : generated.events()) {
             if (event instanceof InputConfigureVertexTasksEvent configure) {
                 hosts = hostsOf(configure.getLocationHint(), configure.getNumTasks());
             } else if (event instanceof InputDataInformationEvent split) {
@@ -129,7 +112,55 @@ public final class VertexSplits {
         for (int task = 0; task < splits.size(); task++) {
             tasks.add(new DagVertex.VertexTask(splits.get(task), task < hosts.size() ? hosts.get(task) : List.of()));
         }
-        return new Made(tasks, context.counters());
+        return new Made(tasks, generated.counters());
+    }
+
+    /**
+     * What the root input's split generator gave, before its splits become tasks: its events, and its counters.
+     *
+     * @param input the root input as the generator saw it (its payload is Hive's)
+     */
+    record Generated(InputDescriptor input, List<Event> events, TezCounters counters) {
+        Generated {
+            requireNonNull(input, "input is null");
+            events = List.copyOf(events);
+            requireNonNull(counters, "counters is null");
+        }
+    }
+
+    /** Runs the root input's split generator, as {@link #make} does, and gives its events as they come. */
+    static Generated generate(ApplicationId application, String dagName, String vertexName, int vertexId,
+            Configuration vertexConf, SplitRequest request, Map<String, Integer> sourceTasks,
+            List<InputInitializerEvent> events) throws Exception {
+        // Generators run side by side, on the client and on rank 0 (done already where the engine is installed).
+        HivePlanCache.makePerThread();
+        RootInputLeafOutputProto root = request.root();
+        InputDescriptor input = DagTypeConverters.convertInputDescriptorFromDAGPlan(root.getIODescriptor());
+        InputInitializerDescriptor initializer =
+                DagTypeConverters.convertInputInitializerDescriptorFromDAGPlan(root.getControllerDescriptor());
+        SplitGeneratorContext context = new SplitGeneratorContext(application, dagName, vertexConf, root.getName(),
+                input.getUserPayload(), initializer.getUserPayload(), vertexId, request.ranks(),
+                request.taskMemoryMb(), sourceTasks);
+        // Hive's own generator for HiveInputFormat (it groups splits and prunes); Tez's plain one for any other input
+        // format (DagUtils.createVertex), such as the one-row input of a query without a table, or the un-grouped
+        // splits of a bucket map join's big table (BucketJoin groups them).
+        InputInitializer generator;
+        if (initializer.getClassName().equals(HiveSplitGenerator.class.getName())) {
+            generator = new HiveSplitGenerator(context);
+        } else if (initializer.getClassName().equals(MRInputAMSplitGenerator.class.getName())) {
+            generator = new MRInputAMSplitGenerator(context);
+        } else {
+            throw new HiveException("datampi's DAG mode takes splits from HiveSplitGenerator or "
+                    + "MRInputAMSplitGenerator, not " + initializer.getClassName() + " (" + vertexName + ")");
+        }
+        if (request.pruned()) {
+            List<InputInitializerEvent> mine = pruningEvents(vertexName, root.getName(), request, sourceTasks, events);
+            generator.handleInputInitializerEvent(mine);
+            for (String source : request.eventsPerSourceTask().keySet()) {
+                generator.onVertexStateUpdated(new VertexStateUpdate(source, VertexState.SUCCEEDED));
+            }
+        }
+        return new Generated(input, generator.initialize(), context.counters());
     }
 
     /**
@@ -153,7 +184,7 @@ public final class VertexSplits {
         return mine;
     }
 
-    private static List<List<String>> hostsOf(VertexLocationHint hint, int tasks) {
+    static List<List<String>> hostsOf(VertexLocationHint hint, int tasks) {
         List<List<String>> hosts = new ArrayList<>();
         if (hint == null || hint.getTaskLocationHints() == null) {
             return hosts;

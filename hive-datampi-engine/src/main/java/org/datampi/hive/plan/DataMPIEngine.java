@@ -53,8 +53,9 @@ import org.datampi.hive.exec.DataMPITask;
  */
 public final class DataMPIEngine {
     /**
-     * What a DAG query turns off until datampi runs it (docs/dag-mode.md): bucket map joins and sort-merge joins need
-     * Tez's custom vertex managers, auto reducer parallelism its shuffle vertex manager (step 5). (Dynamic partition
+     * What a DAG query turns off until datampi runs it (docs/dag-mode.md): sort-merge joins need Hive's custom vertex
+     * manager over several root inputs, auto reducer parallelism Tez's shuffle vertex manager (step 5). (Bucket map
+     * joins run: Hive's custom vertex manager groups the big table's splits by bucket on the client, BucketJoin.) (Dynamic partition
      * pruning runs: rank 0 makes a pruned vertex's splits from its sources' events, DataMPIDagApplication.) And one
      * for a wrong answer of Hive's own: its native vectorized anti join over a string key
      * (VectorMapJoinAntiJoinStringOperator, Tez plans only) marks a NULL key NOMATCH where its Long and MultiKey
@@ -68,7 +69,6 @@ public final class DataMPIEngine {
      */
     private static final Map<String, String> DAG_QUERY_SETTINGS = Map.of(
             "hive.explain.user", "false",
-            "hive.convert.join.bucket.mapjoin.tez", "false",
             "hive.auto.convert.sortmerge.join", "false",
             "hive.tez.auto.reducer.parallelism", "false",
             "hive.auto.convert.anti.join", "true",

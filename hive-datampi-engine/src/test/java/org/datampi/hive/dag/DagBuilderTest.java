@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.apache.hadoop.hive.ql.metadata.HiveException;
@@ -108,9 +109,10 @@ class DagBuilderTest {
         tasks.put("Map 2", Collections.nCopies(1, new DagVertex.VertexTask(new byte[0], List.of())));
         tasks.put("Reducer 3", Collections.nCopies(2, new DagVertex.VertexTask(new byte[0], List.of())));
         tasks.put("Map 5", Collections.nCopies(2, new DagVertex.VertexTask(new byte[0], List.of())));
-        List<DagEdge> edges = EdgeRouting.route(plan, tasks, Set.of(), 2);
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks, Set.of(), Map.of(), 2);
 
-        TaskSpec reducer = DagBuilder.vertex(DAG, "dag", plan, plan.getVertex(2), tasks, edges, null).template();
+        TaskSpec reducer = DagBuilder.vertex(DAG, "dag", plan, plan.getVertex(2), tasks, edges, null,
+                Optional.empty()).template();
         assertEquals(List.of("Map 1", "Union 4"),
                 reducer.getInputs().stream().map(InputSpec::getSourceVertexName).toList(), edges.toString());
         InputSpec sorted = reducer.getInputs().get(0);
@@ -123,7 +125,7 @@ class DagBuilderTest {
         assertEquals(2, reducer.getVertexParallelism());
 
         TaskSpec map = DagBuilder.vertex(DAG, "dag", plan, plan.getVertex(0), tasks, edges,
-                new SplitRequest(root(), 2, 768, Map.of(), 1)).template();
+                new SplitRequest(root(), 2, 768, Map.of(), 1), Optional.empty()).template();
         assertEquals(List.of("table"), map.getInputs().stream().map(InputSpec::getSourceVertexName).toList());
         assertEquals(List.of("out_1", "Reducer 3"),
                 map.getOutputs().stream().map(OutputSpec::getDestinationVertexName).toList());
@@ -142,7 +144,7 @@ class DagBuilderTest {
         SplitRequest pruned = new SplitRequest(root(), 2, 768, Map.of("Map 2", 1), 1);
 
         DagVertex scan = DagBuilder.vertex(DAG, "dag", plan, plan.getVertex(0), Map.of("Map 1", List.of()),
-                List.of(), pruned);
+                List.of(), pruned, Optional.empty());
 
         assertTrue(scan.deferred());
         assertEquals(Set.of("Map 2"), scan.eventSources());

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -118,6 +119,38 @@ class DagJobTest {
         first.getOutputs().clear();
         assertEquals("Input", second.getInputs().get(0).getInputDescriptor().getClassName());
         assertEquals(3, second.getOutputs().get(0).getPhysicalEdgeCount());
+    }
+
+    /**
+     * A bucket map join's big table reads splits and a bucket edge: its tasks are placed (task t on rank t mod size,
+     * where the edge's partition t arrives), and the edge's routing table survives the trip.
+     */
+    @Test
+    void aBucketMapJoinsTasksArePlacedAndItsRoutingSurvivesTheTrip() throws Exception {
+        DagVertex small = vertex("Map 1", 0, "small", 1);
+        DagVertex bigTemplate = vertex("Map 2", 1, "big", 3);
+        DagVertex big = new DagVertex(bigTemplate.template(), "big", bigTemplate.tasks(), Optional.empty(), true);
+        DagEdge buckets = new DagEdge("Map 1", "Map 1", "Map 2", DagEdge.Routing.BUCKET, 0, 3,
+                List.of(List.of(0), List.of(1, 2)));
+        DagJob job = new DagJob("hive_query_1", List.of(small, big), List.of(buckets), List.of());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        job.write(bytes);
+        DagJob read = DagJob.read(new ByteArrayInputStream(bytes.toByteArray()));
+
+        assertEquals(List.of(buckets), read.edges());
+        assertEquals(List.of(List.of(0), List.of(1, 2)), read.edges().get(0).bucketTasks());
+        assertTrue(read.vertices().get(0).handedOut());
+        assertFalse(read.vertices().get(1).handedOut(), "the big table's tasks run where their buckets arrive");
+        assertTrue(read.vertices().get(1).bucketJoin());
+        assertEquals(1, read.handedOutTasks());
+        assertEquals(3, read.placedTasks());
+
+        IllegalArgumentException noBuckets = assertThrows(IllegalArgumentException.class, () -> new DagEdge("Map 1",
+                "Map 1", "Map 2", DagEdge.Routing.BUCKET, 0, 3));
+        assertEquals("Edge Map 1 -> Map 2 (BUCKET) has 0 buckets", noBuckets.getMessage());
+        IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class, () -> new DagEdge("Map 1",
+                "Map 1", "Map 2", DagEdge.Routing.BUCKET, 0, 3, List.of(List.of(3))));
+        assertEquals("Edge Map 1 -> Map 2 routes a bucket to [3] of 3 tasks", outOfRange.getMessage());
     }
 
     /** A task's failure names the files its split reads: Tez's grouped split is taken apart. */

@@ -68,7 +68,7 @@ class EdgeRoutingTest {
                 .buildPartial();
 
         List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 4, "Reducer 2", 3, "Map 3", 1, "Map 4", 2,
-                "Map 5", 1, "Reducer 6", 2), Set.of(), 2);
+                "Map 5", 1, "Reducer 6", 2), Set.of(), Map.of(), 2);
 
         assertEquals(List.of(
                 new DagEdge("Map 3", "Map 3", "Map 1", DagEdge.Routing.BROADCAST, 0, 2),
@@ -94,7 +94,7 @@ class EdgeRoutingTest {
                 .buildPartial();
 
         List<DagEdge> edges = EdgeRouting.route(plan, tasks("Reducer 2", 3, "Reducer 3", 3, "Map 4", 1, "Map 5", 3,
-                "Map 6", 2, "Reducer 7", 2), Set.of(), 2);
+                "Map 6", 2, "Reducer 7", 2), Set.of(), Map.of(), 2);
 
         assertEquals(List.of(
                 new DagEdge("Reducer 2", "Reducer 2", "Reducer 3", DagEdge.Routing.ONE_TO_ONE, 0, 3),
@@ -124,7 +124,7 @@ class EdgeRoutingTest {
                 .buildPartial();
 
         List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 1, "Map 2", 2, "Map 3", 2, "Reducer 6", 2,
-                "Map 4", 1, "Map 5", 0, "Reducer 7", 2), Set.of("Map 5"), 2);
+                "Map 4", 1, "Map 5", 0, "Reducer 7", 2), Set.of("Map 5"), Map.of(), 2);
 
         assertEquals(List.of(
                 new DagEdge("Map 1", "Union 8", "Reducer 6", DagEdge.Routing.UNSORTED, 0, 2),
@@ -142,25 +142,58 @@ class EdgeRoutingTest {
     }
 
     @Test
+    void aBucketMapJoinsEdgeSendsEachBucketToTheTasksThatJoinIt() throws HiveException {
+        // Map 2 reads the big table's splits (4 buckets: tasks 0 and 1 join bucket 0, task 2 bucket 1, task 3 bucket 3,
+        // none bucket 2); Map 1 is the small table, and Reducer 3 reads Map 2 as usual.
+        DAGPlan plan = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Map 2", true)).addVertex(vertex("Reducer 3", false))
+                .addEdge(bucketEdge("Map 1", "Map 2"))
+                .addEdge(edge("Map 2", "Reducer 3", PlanEdgeDataMovementType.SCATTER_GATHER, GROUPED)).buildPartial();
+        List<List<Integer>> buckets = List.of(List.of(0, 1), List.of(2), List.of(), List.of(3));
+
+        List<DagEdge> edges = EdgeRouting.route(plan, tasks("Map 1", 2, "Map 2", 4, "Reducer 3", 2), Set.of(),
+                Map.of("Map 2", buckets), 2);
+
+        assertEquals(List.of(new DagEdge("Map 1", "Map 1", "Map 2", DagEdge.Routing.BUCKET, 0, 4, buckets),
+                new DagEdge("Map 2", "Map 2", "Reducer 3", DagEdge.Routing.SORTED, 4, 2)), edges);
+        // The source's partitioner picks among the buckets; each task of the big table reads its own partition.
+        assertEquals(4, edges.get(0).sourcePartitions());
+        assertEquals(2, edges.get(1).sourcePartitions());
+    }
+
+    private static EdgePlan bucketEdge(String from, String to) {
+        return edge(from, to, PlanEdgeDataMovementType.CUSTOM, UNORDERED).toBuilder()
+                .setEdgeManager(TezEntityDescriptorProto.newBuilder()
+                        .setClassName("org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge"))
+                .buildPartial();
+    }
+
+    @Test
     void edgesTheRanksDoNotRunAreRefusedNamingThem() {
         DAGPlan bucketMapJoin = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
-                .addVertex(vertex("Map 2", true))
-                .addEdge(edge("Map 1", "Map 2", PlanEdgeDataMovementType.CUSTOM, UNORDERED).toBuilder()
-                        .setEdgeManager(TezEntityDescriptorProto.newBuilder()
-                                .setClassName("org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge"))
+                .addVertex(vertex("Map 2", true)).addEdge(bucketEdge("Map 1", "Map 2")).buildPartial();
+        HiveException noRouting = assertThrows(HiveException.class,
+                () -> EdgeRouting.route(bucketMapJoin, tasks("Map 1", 1, "Map 2", 1), Set.of(), Map.of(), 2));
+        assertEquals("The bucket map join's edge Map 1 -> Map 2 leads to a vertex without a bucket routing table",
+                noRouting.getMessage());
+
+        DAGPlan otherCustom = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Reducer 2", false))
+                .addEdge(edge("Map 1", "Reducer 2", PlanEdgeDataMovementType.CUSTOM, UNORDERED).toBuilder()
+                        .setEdgeManager(TezEntityDescriptorProto.newBuilder().setClassName("org.example.OtherEdge"))
                         .buildPartial())
                 .buildPartial();
-        HiveException refused = assertThrows(HiveException.class,
-                () -> EdgeRouting.route(bucketMapJoin, tasks("Map 1", 1, "Map 2", 1), Set.of(), 2));
-        assertEquals("datampi's DAG mode does not run the custom edge Map 1 -> Map 2 "
-                + "(org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge) yet", refused.getMessage());
+        HiveException other = assertThrows(HiveException.class,
+                () -> EdgeRouting.route(otherCustom, tasks("Map 1", 1, "Reducer 2", 1), Set.of(), Map.of(), 2));
+        assertEquals("datampi's DAG mode does not run the custom edge Map 1 -> Reducer 2 (org.example.OtherEdge) yet",
+                other.getMessage());
 
         DAGPlan sortedIntoScan = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
                 .addVertex(vertex("Map 2", true))
                 .addEdge(edge("Map 1", "Map 2", PlanEdgeDataMovementType.SCATTER_GATHER, GROUPED)).buildPartial();
         HiveException intoScan = assertThrows(HiveException.class,
-                () -> EdgeRouting.route(sortedIntoScan, tasks("Map 1", 1, "Map 2", 1), Set.of(), 2));
-        assertEquals("datampi's DAG mode sends only broadcast edges to a vertex that reads splits; Map 1 -> Map 2 is "
-                + "SCATTER_GATHER", intoScan.getMessage());
+                () -> EdgeRouting.route(sortedIntoScan, tasks("Map 1", 1, "Map 2", 1), Set.of(), Map.of(), 2));
+        assertEquals("datampi's DAG mode sends only broadcast edges and bucket map joins' edges to a vertex that reads "
+                + "splits; Map 1 -> Map 2 is SCATTER_GATHER", intoScan.getMessage());
     }
 }

@@ -92,8 +92,23 @@ public final class QueryCorpus {
             statements.add("CREATE TABLE sales_" + format.toLowerCase() + " STORED AS " + format
                     + " AS SELECT * FROM sales_text");
         }
+        // Bucketed by category, for BUCKET_MAP_JOIN.
+        statements.add("CREATE TABLE sales_bucketed (" + TestData.SALES_COLUMNS + ") CLUSTERED BY (category) INTO 4 "
+                + "BUCKETS STORED AS ORC");
+        statements.add("INSERT OVERWRITE TABLE sales_bucketed SELECT * FROM sales_text");
         return statements;
     }
+
+    /**
+     * A join that Hive's Tez compiler plans as a bucket map join (a custom edge sends each bucket of the small table's
+     * rows to the tasks of the bucketed table's scan that read that bucket): Hive 4 keeps a bucketed table that is not
+     * transactional as an external one, and plans bucket joins over external tables only with the unsafe operations
+     * allowed.
+     */
+    public static final Query BUCKET_MAP_JOIN = query("bucket map join", false,
+            "SET hive.disable.unsafe.external.table.operations=false", "SET hive.auto.convert.join=true",
+            "SELECT c.region, s.category, count(*), sum(s.amount), max(s.name) FROM sales_bucketed s JOIN categories c "
+            + "ON s.category = c.category GROUP BY c.region, s.category");
 
     public static List<Query> queries() {
         return List.of(
@@ -147,7 +162,8 @@ public final class QueryCorpus {
                 query("non-ASCII strings", false, "SELECT name, upper(category), length(name) FROM sales_text "
                         + "WHERE category IN ('東京', 'naïve', 'música')"),
                 query("NULLs", false, "SELECT category IS NULL, amount IS NULL, count(*), count(qty) FROM sales_rcfile "
-                        + "GROUP BY category IS NULL, amount IS NULL"));
+                        + "GROUP BY category IS NULL, amount IS NULL"),
+                BUCKET_MAP_JOIN);
     }
 
     public static List<Write> writes() {

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -98,6 +99,17 @@ class QueryCorpusIT {
     void aUdfFromAnAddedJarRunsInTheRanks(String shape) throws Exception {
         assertSame(shape, QueryCorpus.udfFromAddedJar(
                 HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/shout-udf-" + shape + ".jar")));
+    }
+
+    /** The corpus's bucket map join is one in the DAG shape: Hive plans the custom edge, and the ranks run it. */
+    @Test
+    void theBucketMapJoinIsPlannedWithItsCustomEdge() {
+        List<String> statements = QueryCorpus.BUCKET_MAP_JOIN.statements();
+        List<String> plan = runOn("datampi", "dag", Stream.concat(statements.stream().limit(statements.size() - 1),
+                Stream.of("EXPLAIN " + statements.get(statements.size() - 1))).toList());
+        assertTrue(plan.stream().anyMatch(line -> line.contains("<- Map") && line.contains("(CUSTOM_EDGE)")),
+                String.join("\n", plan));
+        assertSame("dag", QueryCorpus.BUCKET_MAP_JOIN);
     }
 
     static List<String> shapes() {
