@@ -39,6 +39,8 @@ import org.apache.tez.dag.records.TezVertexID;
 import org.apache.tez.runtime.api.impl.InputSpec;
 import org.apache.tez.runtime.api.impl.OutputSpec;
 import org.apache.tez.runtime.api.impl.TaskSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds a DAG for the ranks from Hive's TezWork, on the client: Hive's own DAG plan as its TezTask builds it for Tez
@@ -52,11 +54,13 @@ import org.apache.tez.runtime.api.impl.TaskSpec;
  * {@link DagJob#GROUPED_INPUT}, {@link DagJob#UNORDERED_INPUT}); the payloads stay Hive's.
  *
  * <p>Run so far (docs/dag-mode.md): any DAG of map vertices with one root input and reduce vertices over
- * scatter-gather (sorted or not) and broadcast edges, unions and reduce-side merge joins included (a union's
- * members send to one stream). Merge joins of map vertices, custom (bucket), one-to-one and cross-product edges are
+ * scatter-gather (sorted or not), broadcast, one-to-one and cross-product edges, unions and reduce-side merge joins
+ * included (a union's members send to one stream), and bucket map joins (the big table's tasks from Hive's own vertex
+ * manager: {@link BucketJoin}). Merge joins of map vertices (sort-merge bucket joins) and other custom edges are
  * refused before anything is read or written.
  */
 public final class DagBuilder {
+    private static final Logger LOG = LoggerFactory.getLogger(DagBuilder.class);
     /** One application id per DAG of this JVM: Hive names task attempts, and so output files, after it. */
     private static final long CLUSTER_TIMESTAMP = System.currentTimeMillis();
     private static final AtomicInteger DAGS = new AtomicInteger();
@@ -82,11 +86,13 @@ public final class DagBuilder {
             if (vertex.getInputsCount() == 1) {
                 SplitRequest request = splitRequest(work, plan, vertex, ranks, taskMemoryMb);
                 if (request.pruned() && BucketJoin.joinsBuckets(vertex)) {
-                    // Tez cannot either: the big table's splits come from MRInputAMSplitGenerator, which takes no
-                    // pruning events.
-                    throw new HiveException("The bucket map join of " + vertex.getName() + " is pruned by events of "
-                            + request.eventsPerSourceTask().keySet() + ", which Hive's bucket map join does not take; "
-                            + "SET hive.convert.join.bucket.mapjoin.tez=false runs the query");
+                    // The big table's splits come from MRInputAMSplitGenerator, which takes no pruning events (on
+                    // Tez the query fails). Pruning only skips partitions whose rows the join drops anyway: the scan
+                    // reads every partition the compiler kept, and the sources' events are not read.
+                    LOG.info("{} is a bucket map join's big table: its dynamic partition pruning by {} is not applied",
+                            vertex.getName(), request.eventsPerSourceTask().keySet());
+                    request = new SplitRequest(request.root(), ranks, taskMemoryMb, Map.of(),
+                            request.inputDirectories());
                 }
                 splitRequests.put(vertex.getName(), request);
             }

@@ -52,7 +52,7 @@ final class EdgeRouting {
             if (shared != null) {
                 // Another member of a union: it sends to the partitions of the union's edge.
                 edges.add(new DagEdge(edge.getInputVertexName(), input, edge.getOutputVertexName(), shared.routing(),
-                        shared.firstPartition(), shared.partitions()));
+                        shared.firstPartition(), shared.partitions(), shared.bucketTasks()));
                 continue;
             }
             boolean splitCross = input.equals(splitCrossInputs.get(edge.getOutputVertexName()));

@@ -159,6 +159,20 @@ class EdgeRoutingTest {
         // The source's partitioner picks among the buckets; each task of the big table reads its own partition.
         assertEquals(4, edges.get(0).sourcePartitions());
         assertEquals(2, edges.get(1).sourcePartitions());
+
+        // The small side a union (Hive plans one into a bucket map join as into any other): its members send to
+        // the same partitions, by the same routing table.
+        DAGPlan union = DAGPlan.newBuilder().setName("dag").addVertex(vertex("Map 1", true))
+                .addVertex(vertex("Map 3", true)).addVertex(vertex("Map 2", true))
+                .addEdge(bucketEdge("Map 1", "Map 2")).addEdge(bucketEdge("Map 3", "Map 2"))
+                .addVertexGroups(PlanVertexGroupInfo.newBuilder().setGroupName("Union 4").addGroupMembers("Map 1")
+                        .addGroupMembers("Map 3").addEdgeMergedInputs(PlanGroupInputEdgeInfo.newBuilder()
+                                .setDestVertexName("Map 2").buildPartial()).buildPartial())
+                .buildPartial();
+        assertEquals(List.of(new DagEdge("Map 1", "Union 4", "Map 2", DagEdge.Routing.BUCKET, 0, 4, buckets),
+                new DagEdge("Map 3", "Union 4", "Map 2", DagEdge.Routing.BUCKET, 0, 4, buckets)),
+                EdgeRouting.route(union, tasks("Map 1", 1, "Map 3", 2, "Map 2", 4), Set.of(),
+                        Map.of("Map 2", buckets), 2));
     }
 
     private static EdgePlan bucketEdge(String from, String to) {
