@@ -55,8 +55,9 @@ public final class DataMPIEngine {
     /**
      * What a DAG query turns off until datampi runs it (docs/dag-mode.md): sort-merge joins need Hive's custom vertex
      * manager over several root inputs, auto reducer parallelism Tez's shuffle vertex manager (step 5). (Bucket map
-     * joins run: Hive's custom vertex manager groups the big table's splits by bucket on the client, BucketJoin.) (Dynamic partition
-     * pruning runs: rank 0 makes a pruned vertex's splits from its sources' events, DataMPIDagApplication.) And one
+     * joins run: Hive's custom vertex manager groups the big table's splits by bucket on the client, BucketJoin.
+     * Dynamic partition pruning runs: rank 0 makes a pruned vertex's splits from its sources' events,
+     * DataMPIDagApplication.) And one
      * for a wrong answer of Hive's own: its native vectorized anti join over a string key
      * (VectorMapJoinAntiJoinStringOperator, Tez plans only) marks a NULL key NOMATCH where its Long and MultiKey
      * siblings mark it MATCH, so NOT EXISTS loses the rows whose key is NULL (found by QueryCorpusIT against Hive on
