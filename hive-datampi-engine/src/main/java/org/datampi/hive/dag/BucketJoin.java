@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge;
 import org.apache.hadoop.hive.ql.exec.tez.CustomPartitionVertex;
@@ -168,21 +169,21 @@ final class BucketJoin {
 
         @Override
         public Map<String, EdgeProperty> getInputVertexEdgeProperties() {
-            Map<String, EdgeProperty> edges = new HashMap<>();
-            for (EdgePlan edge : plan.getEdgeList()) {
-                if (edge.getOutputVertexName().equals(vertex.getName())) {
-                    edges.put(edge.getInputVertexName(), DagTypeConverters.createEdgePropertyMapFromDAGPlan(edge));
-                }
-            }
-            return edges;
+            return edgeProperties(EdgePlan::getOutputVertexName, EdgePlan::getInputVertexName);
         }
 
         @Override
         public Map<String, EdgeProperty> getOutputVertexEdgeProperties() {
+            return edgeProperties(EdgePlan::getInputVertexName, EdgePlan::getOutputVertexName);
+        }
+
+        /** The plan's edges whose END is this vertex, by the vertex at their OTHER end. */
+        private Map<String, EdgeProperty> edgeProperties(Function<EdgePlan, String> end,
+                Function<EdgePlan, String> other) {
             Map<String, EdgeProperty> edges = new HashMap<>();
             for (EdgePlan edge : plan.getEdgeList()) {
-                if (edge.getInputVertexName().equals(vertex.getName())) {
-                    edges.put(edge.getOutputVertexName(), DagTypeConverters.createEdgePropertyMapFromDAGPlan(edge));
+                if (end.apply(edge).equals(vertex.getName())) {
+                    edges.put(other.apply(edge), DagTypeConverters.createEdgePropertyMapFromDAGPlan(edge));
                 }
             }
             return edges;
