@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import org.apache.hadoop.hive.ql.exec.tez.CustomPartitionEdge;
 import org.apache.hadoop.hive.ql.exec.tez.CustomPartitionVertex;
@@ -123,7 +124,7 @@ final class BucketJoin {
                 throw new HiveException("Hive's bucket map join vertex manager set no task count for "
                         + vertex.getName());
             }
-            if (!List.copyOf(splitsByTask.keySet()).equals(range(parallelism))) {
+            if (!List.copyOf(splitsByTask.keySet()).equals(IntStream.range(0, parallelism).boxed().toList())) {
                 throw new HiveException("Hive's bucket map join vertex manager made " + parallelism + " tasks of "
                         + vertex.getName() + " but gave splits to tasks " + splitsByTask.keySet());
             }
@@ -157,14 +158,6 @@ final class BucketJoin {
                 bucketTasks.add(destinations.keySet().stream().filter(task -> task >= 0).toList());
             }
             return bucketTasks;
-        }
-
-        private static List<Integer> range(int count) {
-            List<Integer> numbers = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                numbers.add(i);
-            }
-            return numbers;
         }
 
         @Override
