@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FileUtil;
 import org.datampi.bench.harness.ResultRows;
 import org.datampi.bench.tpch.TpchGenerator;
+import org.datampi.bench.tpch.TpchOracle;
 import org.datampi.bench.tpch.TpchQuery;
 
 /**

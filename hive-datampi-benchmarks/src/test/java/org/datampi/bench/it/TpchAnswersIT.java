@@ -20,6 +20,7 @@ import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.datampi.bench.harness.ResultRows;
 import org.datampi.bench.tpch.TpchGenerator;
+import org.datampi.bench.tpch.TpchOracle;
 import org.datampi.bench.tpch.TpchQuery;
 import org.datampi.hive.cli.HiveQlScript;
 import org.datampi.hive.session.QuerySession;

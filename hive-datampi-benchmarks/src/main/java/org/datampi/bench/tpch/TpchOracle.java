@@ -1,4 +1,4 @@
-package org.datampi.bench.it;
+package org.datampi.bench.tpch;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,14 +11,13 @@ import java.util.List;
 import java.util.Map;
 
 import org.datampi.bench.harness.DuckDbRows;
-import org.datampi.bench.tpch.TpchQuery;
 
 /**
  * The independent engine TPC-H answers are checked against: DuckDB, in-process, over the same files TpchGenerator
  * wrote, running the same query text. Rows come back as Hive prints them (tab-separated, NULL as NULL, decimals in
  * plain notation).
  */
-final class TpchOracle implements AutoCloseable {
+public final class TpchOracle implements AutoCloseable {
     private static final Map<String, String> COLUMNS = Map.of(
             "nation", "n_nationkey INTEGER, n_name VARCHAR, n_regionkey INTEGER, n_comment VARCHAR",
             "region", "r_regionkey INTEGER, r_name VARCHAR, r_comment VARCHAR",
@@ -46,7 +45,7 @@ final class TpchOracle implements AutoCloseable {
     }
 
     /** DuckDB with the eight tables read from data/TABLE/*.tbl.*. */
-    static TpchOracle load(Path data) throws SQLException {
+    public static TpchOracle load(Path data) throws SQLException {
         Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement statement = duckdb.createStatement()) {
             for (Map.Entry<String, String> table : COLUMNS.entrySet()) {
@@ -60,7 +59,7 @@ final class TpchOracle implements AutoCloseable {
     }
 
     /** The rows of the query's result statement. */
-    List<String> answer(TpchQuery query) throws SQLException {
+    public List<String> answer(TpchQuery query) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Statement statement = duckdb.createStatement()) {
             for (String sql : query.statements()) {
