@@ -13,13 +13,15 @@ import java.util.List;
  * Reads every simulated host's sent-bytes counter at a fixed interval on a thread of its own, from the start until
  * {@link #close()}. A host dmpK of bin/cluster-sim sends on its eth0, the peer of this machine's veth-dmpK, so what
  * it sent (after tc's shaping on its eth0) is what veth-dmpK received: the counter is read from this machine's own
- * /sys, with no process started per reading.
+ * /sys, with no process started per reading. (Ranks on one host reach each other over its loopback, not counted.)
  */
 final class LinkSampler implements AutoCloseable {
     private final List<Path> counters;
     private final long everyMillis;
     private final List<LinkSamples.Sample> taken = new ArrayList<>();
     private final Thread thread;
+    /** Set by close: the thread ends after its current reading (an interrupt could break a read of /sys). */
+    private volatile boolean stopping;
     private volatile IOException failure;
 
     private LinkSampler(List<Path> counters, Duration every) {
@@ -45,7 +47,7 @@ final class LinkSampler implements AutoCloseable {
 
     private void sample() {
         try {
-            while (!Thread.currentThread().isInterrupted()) {
+            while (!stopping) {
                 takeOne();
                 Thread.sleep(everyMillis);
             }
@@ -82,14 +84,18 @@ final class LinkSampler implements AutoCloseable {
         }
     }
 
-    /** Stops sampling, after a last reading; fails if a reading failed meanwhile. */
+    /** Stops sampling after a last reading; fails if a reading failed meanwhile. Idempotent. */
     @Override
     public void close() throws IOException {
-        thread.interrupt();
+        if (stopping) {
+            return;
+        }
+        stopping = true;
         try {
             thread.join(Duration.ofSeconds(10).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while stopping the link sampler", e);
         }
         if (failure != null) {
             throw new IOException("Reading a host's link counter failed: " + failure.getMessage(), failure);

@@ -2,12 +2,17 @@ package org.datampi.bench.tpch;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
 
 /**
  * What each simulated host had sent over its link at moments of a run (its kernel's byte counter, sampled by
- * {@link LinkSampler}), and what a window of the run made of them: the bytes the busiest host sent, and the busiest
- * host's highest rate over any stretch of a given length.
+ * {@link LinkSampler}), and what a window of the run made of them: the host that sent the most and how much, and a
+ * host's highest rate over any stretch of a given length (a second: long enough to hold many of the shaper's bursts,
+ * short enough to show a shuffle's busiest moment within a query of a few seconds).
  *
  * @param samples in the order they were taken, every one with a counter per host, hosts in the same order
  */
@@ -34,32 +39,38 @@ record LinkSamples(List<Sample> samples) {
     }
 
     /**
-     * The most bytes one host sent between FROM and TO (epoch milliseconds): from the last sample at or before FROM to
-     * the first at or after TO, so the window is covered whole (and a sampling interval more at most). 0 when the
-     * samples do not cover the window.
+     * The host that sent the most between FROM and TO (epoch milliseconds), and how much: from the last sample at or
+     * before FROM to the first at or after TO, so the window is covered whole (and a sampling interval more at most).
+     * Empty when the samples do not cover the window.
      */
-    long busiestSent(long from, long to) {
+    Optional<Busiest> busiest(long from, long to) {
         int first = lastAtOrBefore(from);
         int last = firstAtOrAfter(to);
         if (first < 0 || last < 0 || last <= first) {
-            return 0;
+            return Optional.empty();
         }
-        long most = 0;
-        for (int host = 0; host < hosts(); host++) {
-            most = Math.max(most, sent(last, host) - sent(first, host));
+        int host = 0;
+        for (int other = 1; other < hosts(); other++) {
+            if (sent(last, other) - sent(first, other) > sent(last, host) - sent(first, host)) {
+                host = other;
+            }
         }
-        return most;
+        return Optional.of(new Busiest(host, sent(last, host) - sent(first, host)));
+    }
+
+    /** A host (its index in the samples) and the bytes it sent in a window. */
+    record Busiest(int host, long sentBytes) {
     }
 
     /**
-     * The highest rate (bytes per second) at which one host sent over any stretch of at least WINDOW milliseconds
-     * between samples within FROM and TO: the link's busiest moment. 0 when no such stretch lies within the window.
+     * HOST's highest rate (bytes per second) over any stretch of at least WINDOW milliseconds between samples
+     * within FROM and TO: its link's busiest moment. Empty when no such stretch lies within the window.
      */
-    double busiestRate(long from, long to, long windowMillis) {
+    OptionalDouble peakRate(int host, long from, long to, long windowMillis) {
         if (windowMillis <= 0) {
             throw new IllegalArgumentException("The window must be positive: " + windowMillis);
         }
-        double most = 0;
+        OptionalDouble most = OptionalDouble.empty();
         int end = 0;
         for (int start = 0; start < samples.size(); start++) {
             long startMillis = samples.get(start).epochMillis();
@@ -74,11 +85,20 @@ record LinkSamples(List<Sample> samples) {
                 break;
             }
             double seconds = (samples.get(end).epochMillis() - startMillis) / 1e3;
-            for (int host = 0; host < hosts(); host++) {
-                most = Math.max(most, (sent(end, host) - sent(start, host)) / seconds);
-            }
+            double rate = (sent(end, host) - sent(start, host)) / seconds;
+            most = OptionalDouble.of(Math.max(rate, most.orElse(0)));
         }
         return most;
+    }
+
+    /** The samples as CSV lines, a header first: epoch_millis, then each host's sent bytes. */
+    List<String> csv(List<String> hostNames) {
+        List<String> lines = new ArrayList<>(List.of("epoch_millis," + String.join(",", hostNames)));
+        for (Sample sample : samples) {
+            lines.add(sample.epochMillis() + "," + sample.sentBytes().stream().map(String::valueOf)
+                    .collect(Collectors.joining(",")));
+        }
+        return lines;
     }
 
     private int hosts() {

@@ -1,5 +1,7 @@
 package org.datampi.bench.tpch;
 
+import static java.util.Objects.requireNonNull;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,7 +43,7 @@ public final class TpchOracle implements AutoCloseable {
     private final Connection duckdb;
 
     private TpchOracle(Connection duckdb) {
-        this.duckdb = duckdb;
+        this.duckdb = requireNonNull(duckdb, "duckdb is null");
     }
 
     /** DuckDB with the eight tables read from data/TABLE/*.tbl.*. */
@@ -54,6 +56,9 @@ public final class TpchOracle implements AutoCloseable {
                         + data.resolve(table.getKey()) + "/*.tbl.*', delim = '|', header = false, columns = "
                         + duckdbColumns(table.getValue() + ", dbgen_end VARCHAR") + ")");
             }
+        } catch (SQLException | RuntimeException e) {
+            duckdb.close();
+            throw e;
         }
         return new TpchOracle(duckdb);
     }
