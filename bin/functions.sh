@@ -2,6 +2,16 @@
 # bin/hibench-*): the JVM they run in.
 # DATAMPI_HOME must be set by the caller.
 
+# setup_for_run: for a benchmark that runs many queries from one build: bin/setup once, then DATAMPI_SETUP_DONE=1 for
+# the commands it starts (no rebuild of the jars their JVMs load), and target/setup.lock held shared for as long as
+# the script runs (descriptor 8), so that bin/setup run meanwhile from another shell refuses to rebuild under it.
+setup_for_run() {
+  "$DATAMPI_HOME/bin/setup"
+  export DATAMPI_SETUP_DONE=1
+  exec 8>"$DATAMPI_HOME/target/setup.lock"
+  flock -s 8
+}
+
 # run_complete DIR ENGINES: whether DIR holds a finished side-by-side run (engines.csv) in which every engine of the
 # comma-separated list ran and exited 0: what --resume of a curve reuses instead of running again.
 run_complete() {
