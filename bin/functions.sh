@@ -2,6 +2,25 @@
 # bin/hibench-*): the JVM they run in.
 # DATAMPI_HOME must be set by the caller.
 
+# class_data_options NAME [SUFFIX]: sets the array CLASS_DATA_OPTIONS to the JVM options that map NAME's class-data
+# archive, target/cds/NAME.jsa (hive-cli: bin/hive-datampi's JVM; rank: a rank's). bin/setup makes both after each
+# build from a training run (JDK 17's dynamic AppCDS): the classes a JVM of that kind loaded, parsed and verified once,
+# mapped read-only, their pages shared by the JVMs of a host. It halves a Hive shell's start-up and shortens a rank
+# group's launch. The JVM maps the archive only if the classpath it was made with is a prefix of the JVM's and every
+# jar on it has its size and time: otherwise the JVM starts as without one, its warning silenced (stdout is the
+# query's), and the next bin/setup makes the archive again. So what varies between runs (a site's HIVE_CONF_DIR) goes
+# last on the classpath. With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into
+# DIR as it exits instead, named NAME-SUFFIX.jsa when a SUFFIX is given (a rank group's job id: a file per group).
+class_data_options() {
+  local name="$1" suffix="${2:-}" archive="$DATAMPI_HOME/target/cds/$1.jsa"
+  CLASS_DATA_OPTIONS=()
+  if [[ -n "${DATAMPI_CLASS_DATA_DUMP:-}" ]]; then
+    CLASS_DATA_OPTIONS=("-XX:ArchiveClassesAtExit=$DATAMPI_CLASS_DATA_DUMP/$name${suffix:+-$suffix}.jsa")
+  elif [[ -f "$archive" ]]; then
+    CLASS_DATA_OPTIONS=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -Xlog:cds+dynamic=off)
+  fi
+}
+
 # setup_for_run: for a benchmark that runs many queries from one build: bin/setup once, then DATAMPI_SETUP_DONE=1 for
 # the commands it starts (no rebuild of the jars their JVMs load), and target/setup.lock held shared for as long as
 # the script runs (descriptor 8), so that bin/setup run meanwhile from another shell refuses to rebuild under it.

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,12 +72,43 @@ class CliInterruptIT {
                 "the target keeps its rows:\n" + check.output());
     }
 
+    /**
+     * Before the kill, while they run: the shell's JVM and its ranks started from the class-data archives bin/setup
+     * made (target/cds; bin/functions.sh's class_data_options), each mapping its own. A JVM whose classpath or jars no
+     * longer match its archive starts without it, silently: only this shows that they still match.
+     */
     @Test
     void killingTheShellsJvmLeavesNoRankBehind() throws Exception {
         HiveCli cli = HiveCli.start(root, "killed", SLOW_INSERT);
         List<ProcessHandle> stage = cli.awaitStageRanks();
-        cli.signal("KILL");
+        try {
+            assertMaps(cli.process().toHandle(), "target/cds/hive-cli.jsa");
+            List<ProcessHandle> ranks = stage.stream().filter(p -> p.info().command().orElse("").endsWith("/java")
+                    && p.info().commandLine().orElse("").contains("org.datampi.runtime.CommonProcess")).toList();
+            assertFalse(ranks.isEmpty(), "the stage's ranks: " + stage);
+            for (ProcessHandle rank : ranks) {
+                assertMaps(rank, "target/cds/rank.jsa");
+            }
+        } finally {
+            cli.signal("KILL");
+        }
         assertAllGone(stage, cli);
+    }
+
+    /**
+     * PROCESS has ARCHIVE (under the checkout) mapped into its memory, within 10 s (a rank found at its stage's first
+     * progress line may be a JVM that has not yet mapped its archives).
+     */
+    private static void assertMaps(ProcessHandle process, String archive) throws Exception {
+        Path file = HiveSession.HOME.resolve(archive);
+        assertTrue(Files.isRegularFile(file), file + " exists (bin/setup makes it)");
+        Path maps = Path.of("/proc", Long.toString(process.pid()), "maps");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Files.readAllLines(maps).stream().noneMatch(line -> line.endsWith(" " + file))) {
+            assertTrue(System.nanoTime() < deadline, process.pid() + " (" + process.info().commandLine().orElse("?")
+                    + ") maps " + file + ":\n" + String.join("\n", Files.readAllLines(maps)));
+            Thread.sleep(100);
+        }
     }
 
     private static void assertAllGone(List<ProcessHandle> processes, HiveCli cli) throws InterruptedException {
