@@ -1,15 +1,14 @@
-# Sourced by the Hive commands (bin/hive-datampi, bin/hiveserver2-datampi) and the benchmark commands (bin/tpch-*,
-# bin/hibench-*): the JVM they run in.
+# Sourced by the Hive commands (bin/hive-datampi, bin/hiveserver2-datampi), the benchmark commands (bin/tpch-*,
+# bin/hibench-*) and bin/mpidrun (class_data_options): the JVM they run in.
 # DATAMPI_HOME must be set by the caller.
 
 # class_data_options NAME [SUFFIX]: sets the array CLASS_DATA_OPTIONS to the JVM options that map NAME's class-data
 # archive, target/cds/NAME.jsa (hive-cli: bin/hive-datampi's JVM; rank: a rank's). bin/setup makes both after each
 # build from a training run (JDK 17's dynamic AppCDS): the classes a JVM of that kind loaded, parsed and verified once,
-# mapped read-only, their pages shared by the JVMs of a host. It halves a Hive shell's start-up and shortens a rank
-# group's launch. The JVM maps the archive only if the classpath it was made with is a prefix of the JVM's and every
-# jar on it has its size and time: otherwise the JVM starts as without one, its warning silenced (stdout is the
-# query's), and the next bin/setup makes the archive again. So what varies between runs (a site's HIVE_CONF_DIR) goes
-# last on the classpath. With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into
+# mapped read-only, their pages shared by the JVMs of a host: a Hive shell starts and a rank group launches sooner.
+# The JVM maps the archive only if the classpath it was made with is a prefix of the JVM's and every jar on it is as
+# it was (size, time): otherwise it starts as without one, its warning silenced (stdout is the query's), and the next
+# bin/setup makes the archives again. So what varies between runs (a site's HIVE_CONF_DIR) goes last on the classpath. With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into
 # DIR as it exits instead, named NAME-SUFFIX.jsa when a SUFFIX is given (a rank group's job id: a file per group).
 class_data_options() {
   local name="$1" suffix="${2:-}" archive="$DATAMPI_HOME/target/cds/$1.jsa"
@@ -43,8 +42,9 @@ run_complete() {
 
 # run_scales BENCH CURVE_OUT ENGINES RESUME SCALES -- ARGS...: runs the side-by-side benchmark BENCH (bin/tpch-bench,
 # bin/tpcds-bench) once per scale of the comma-separated SCALES, with ARGS (the bench's own command line) less
-# --scales, --out and --resume, each into CURVE_OUT/sf<scale>; with RESUME=true a scale whose run there finished with
-# every engine is not run again. Prints the points "scale=dir,..." that CostCurve takes.
+# --scales and --out, each into CURVE_OUT/sf<scale>; with RESUME=true a scale whose run there finished with
+# every engine is not run again (and --resume goes on to the bench: within a scale, an engine that finished is not run
+# again either). Prints the points "scale=dir,..." that CostCurve takes.
 run_scales() {
   local bench="$1" curve_out="$2" engines="$3" resume="$4" scales="$5" one one_out arg skip
   shift 6
@@ -53,7 +53,7 @@ run_scales() {
     args=() skip=false
     for arg in "$@"; do
       if $skip; then skip=false; continue; fi
-      case "$arg" in --scales|--out) skip=true; continue ;; --resume) continue ;; esac
+      case "$arg" in --scales|--out) skip=true; continue ;; esac
       args+=("$arg")
     done
     one_out="$curve_out/sf${one//./_}"
@@ -68,7 +68,7 @@ run_scales() {
   (IFS=,; echo "${points[*]}")
 }
 
-# hive_conf_classpath: where Hive finds its hive-site.xml, first on a Hive JVM's classpath: a site's own in
+# hive_conf_classpath: where Hive finds its hive-site.xml, on a Hive JVM's classpath: a site's own in
 # $HIVE_CONF_DIR (Hive's convention; it replaces conf/hive-site.xml, which it may include with xi:include), else
 # conf/ (the embedded default). conf/ stays on the classpath for the rest it holds.
 hive_conf_classpath() {

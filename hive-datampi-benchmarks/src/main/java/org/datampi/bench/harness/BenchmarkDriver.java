@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,11 +26,18 @@ import java.util.Optional;
  * into FILE between {@code <!-- NAME:begin -->} and {@code <!-- NAME:end -->}, the chart beside it in
  * benchmarks/NAME.png. Each engine runs within the same {@link TaskBudget} (--heap, --procs), passed on to the
  * runner, which starts the engine's {@link EngineBaseline}; engines.csv records each engine's peak memory and exit
- * code for {@link CostCurve}.
+ * code for {@link CostCurve}. With {@code --resume true}, an engine whose runner ended with 0 in an earlier run into
+ * the same OUT with the same runner command line (its OUT/ENGINE/engine.csv and engine.command) is not run again: its
+ * results are read back, and the report says when they were made. A run too long for one sitting (TPC-DS at scale 10
+ * takes hours per engine) can so be finished in two.
  */
 public final class BenchmarkDriver {
     private static final String USAGE = "BenchmarkDriver --runner PATH --engines LIST --runs N --out DIR --heap SIZE "
-            + "--procs P --title TEXT --command TEXT [--record FILE --section NAME] -- RUNNER-ARGS...";
+            + "--procs P --title TEXT --command TEXT [--record FILE --section NAME] [--resume true] -- RUNNER-ARGS...";
+    /** An engine's OUT/ENGINE/engine.csv: written once its runner has ended, the line engines.csv gets for it. */
+    private static final String FINISHED = "engine.csv";
+    /** Beside it, the runner's command line, an argument a line: what --resume must find the same to keep the run. */
+    private static final String FINISHED_COMMAND = "engine.command";
 
     private BenchmarkDriver() {
     }
@@ -40,7 +48,9 @@ public final class BenchmarkDriver {
         List<String> runnerArgs = separator < 0 ? List.of()
                 : Arrays.asList(args).subList(separator + 1, args.length);
         RunnerOptions options = RunnerOptions.parse(USAGE, own, List.of("--runner", "--engines", "--runs", "--out",
-                "--heap", "--procs", "--title", "--command", "--record", "--section"), Map.of());
+                "--heap", "--procs", "--title", "--command", "--record", "--section", "--resume"),
+                Map.of("--resume", "false"));
+        boolean resume = Boolean.parseBoolean(options.get("--resume"));
         Path out = Files.createDirectories(Path.of(options.get("--out")));
         TaskBudget budget = new TaskBudget(options.getInt("--procs"), megabytes(options.get("--heap")));
         List<String> engines = Arrays.asList(options.get("--engines").split(","));
@@ -48,12 +58,34 @@ public final class BenchmarkDriver {
 
         List<EngineResults> results = new ArrayList<>();
         Map<String, Path> consoleLogs = new LinkedHashMap<>();
+        List<String> resumed = new ArrayList<>();
         for (String engine : engines) {
             Path engineOut = out.resolve(engine);
             List<String> command = new ArrayList<>(List.of(options.get("--runner"), "--engine", engine,
                     "--runs", options.get("--runs"), "--out", engineOut.toString(),
                     "--procs", Integer.toString(budget.tasks()), "--heap", budget.heapMb() + "m"));
             command.addAll(runnerArgs);
+            Path finished = engineOut.resolve(FINISHED);
+            Path finishedCommand = engineOut.resolve(FINISHED_COMMAND);
+            Optional<EngineResults> earlier = resume && Files.exists(finishedCommand)
+                    && Files.readAllLines(finishedCommand, StandardCharsets.UTF_8).equals(command)
+                    ? EngineResults.readFinished(engine, engineOut, FINISHED) : Optional.empty();
+            if (earlier.isPresent()) {
+                String when = Files.getLastModifiedTime(finished).toInstant().truncatedTo(ChronoUnit.MINUTES)
+                        .toString();
+                System.err.println("bench: --resume: " + engine + " finished its run in " + engineOut + " at " + when
+                        + "; not run again");
+                resumed.add(engine + "'s at " + when);
+                results.add(earlier.get());
+                consoleLogs.put(engine, engineOut.resolve("console.log"));
+                continue;
+            }
+            if (resume && Files.exists(finished)) {
+                System.err.println("bench: --resume: the earlier run of " + engine + " in " + engineOut + " failed or "
+                        + "ran with other options (" + finishedCommand + "): running it again");
+            }
+            Files.deleteIfExists(finished);
+            Files.deleteIfExists(finishedCommand);
             // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
             Files.createDirectories(engineOut);
             ProcessBuilder builder = new ProcessBuilder(command).inheritIO()
@@ -67,7 +99,10 @@ public final class BenchmarkDriver {
                 exit = process.waitFor();
                 peak = memory.peakMegabytes();
             }
-            results.add(EngineResults.read(engine, engineOut, peak, exit));
+            EngineResults engineResults = EngineResults.read(engine, engineOut, peak, exit);
+            Files.write(finishedCommand, command, StandardCharsets.UTF_8);
+            Files.write(finished, List.of(EngineResults.CSV_HEADER, engineResults.toCsv()), StandardCharsets.UTF_8);
+            results.add(engineResults);
             consoleLogs.put(engine, engineOut.resolve("console.log"));
         }
 
@@ -86,6 +121,10 @@ public final class BenchmarkDriver {
                 + "all and at most %d Hive task%s at once where it can run them in separate processes:%n",
                 budget.heapMb(), budget.tasks(), budget.tasks() == 1 ? "" : "s"));
         engines.forEach(engine -> settings.append("\n- ").append(budget.describe(engine)));
+        if (!resumed.isEmpty()) {
+            settings.append("\n\nResumed (--resume): kept from an earlier run of this command with the same options: ")
+                    .append(String.join(", ", resumed)).append(".");
+        }
         String body = report.markdown(consoleLogs);
         String ratios = report.ratioLines().isEmpty() ? ""
                 : "```\n" + String.join("\n", report.ratioLines()) + "\n```\n";

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -34,6 +35,23 @@ record EngineResults(String engine, List<Timing> timings, long peakMegabytes, in
         List<Timing> timings = !Files.exists(csv) ? List.of()
                 : Files.readAllLines(csv, StandardCharsets.UTF_8).stream().skip(1).map(Timing::fromCsv).toList();
         return new EngineResults(engine, timings, peakMegabytes, exitCode, runnerOut);
+    }
+
+    /**
+     * An engine's results as RUNNER_OUT/FINISHED recorded them once its runner ended (a header, then its line of
+     * engines.csv); empty when there is no such file or the runner failed.
+     */
+    static Optional<EngineResults> readFinished(String engine, Path runnerOut, String finished) throws IOException {
+        Path csv = runnerOut.resolve(finished);
+        if (!Files.exists(csv)) {
+            return Optional.empty();
+        }
+        List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+        String[] fields = lines.size() == 2 ? lines.get(1).split(",") : new String[0];
+        if (fields.length != 3 || !fields[0].equals(engine) || !fields[2].equals("0")) {
+            return Optional.empty();
+        }
+        return Optional.of(read(engine, runnerOut, Long.parseLong(fields[1]), 0));
     }
 
     /** The line of OUT/engines.csv that {@link #readAll} reads back. */

@@ -83,10 +83,7 @@ class CliInterruptIT {
         List<ProcessHandle> stage = cli.awaitStageRanks();
         try {
             assertMaps(cli.process().toHandle(), "target/cds/hive-cli.jsa");
-            List<ProcessHandle> ranks = stage.stream().filter(p -> p.info().command().orElse("").endsWith("/java")
-                    && p.info().commandLine().orElse("").contains("org.datampi.runtime.CommonProcess")).toList();
-            assertFalse(ranks.isEmpty(), "the stage's ranks: " + stage);
-            for (ProcessHandle rank : ranks) {
+            for (ProcessHandle rank : awaitRankJvms(cli)) {
                 assertMaps(rank, "target/cds/rank.jsa");
             }
         } finally {
@@ -96,12 +93,31 @@ class CliInterruptIT {
     }
 
     /**
+     * The stage's rank JVMs, within 10 s: mpidrun starts each through env, so a rank process found at the stage's
+     * first progress line may still be env, about to become the JVM.
+     */
+    private static List<ProcessHandle> awaitRankJvms(HiveCli cli) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            List<ProcessHandle> ranks = cli.process().descendants().filter(p -> p.info().command().orElse("")
+                    .endsWith("/java") && p.info().commandLine().orElse("")
+                    .contains("org.datampi.runtime.CommonProcess")).toList();
+            if (!ranks.isEmpty() || System.nanoTime() > deadline) {
+                assertFalse(ranks.isEmpty(), "the stage's rank JVMs, among " + cli.process().descendants().map(
+                        p -> p.pid() + " " + p.info().command().orElse("?")).toList());
+                return ranks;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
      * PROCESS has ARCHIVE (under the checkout) mapped into its memory, within 10 s (a rank found at its stage's first
      * progress line may be a JVM that has not yet mapped its archives).
      */
     private static void assertMaps(ProcessHandle process, String archive) throws Exception {
-        Path file = HiveSession.HOME.resolve(archive);
-        assertTrue(Files.isRegularFile(file), file + " exists (bin/setup makes it)");
+        assertTrue(Files.isRegularFile(HiveSession.HOME.resolve(archive)), archive + " exists (bin/setup makes it)");
+        Path file = HiveSession.HOME.resolve(archive).toRealPath(); // as the kernel names a mapped file
         Path maps = Path.of("/proc", Long.toString(process.pid()), "maps");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (Files.readAllLines(maps).stream().noneMatch(line -> line.endsWith(" " + file))) {
