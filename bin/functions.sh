@@ -10,12 +10,13 @@
 # it was (size, time): otherwise it starts as without one, its warning silenced (stdout is the query's), and the next
 # bin/setup makes the archives again. So what varies between runs (a site's HIVE_CONF_DIR) goes last on the classpath. With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into
 # DIR as it exits instead, named NAME-SUFFIX.jsa when a SUFFIX is given (a rank group's job id: a file per group).
+# DATAMPI_CLASS_DATA=off: no archive mapped (bin/startup-bench's runs without; or to rule the archives out).
 class_data_options() {
   local name="$1" suffix="${2:-}" archive="$DATAMPI_HOME/target/cds/$1.jsa"
   CLASS_DATA_OPTIONS=()
   if [[ -n "${DATAMPI_CLASS_DATA_DUMP:-}" ]]; then
     CLASS_DATA_OPTIONS=("-XX:ArchiveClassesAtExit=$DATAMPI_CLASS_DATA_DUMP/$name${suffix:+-$suffix}.jsa")
-  elif [[ -f "$archive" ]]; then
+  elif [[ "${DATAMPI_CLASS_DATA:-on}" != off && -f "$archive" ]]; then
     CLASS_DATA_OPTIONS=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
 }

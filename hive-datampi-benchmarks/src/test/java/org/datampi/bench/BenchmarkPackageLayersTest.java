@@ -8,14 +8,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * hive-datampi-benchmarks' packages, top down: the HiveServer2 load driver over the workloads it runs, each workload
- * over the harness they share; no package cycle.
+ * (and the start-up bench) over the harness they share; no package cycle.
  */
 class BenchmarkPackageLayersTest {
     @Test
     void everyPackageImportsOnlyLayersBelowItsOwn() throws Exception {
         PackageLayers.of(
                 List.of("org.datampi.bench.hs2"),
-                List.of("org.datampi.bench.tpch", "org.datampi.bench.tpcds", "org.datampi.bench.hibench"),
+                List.of("org.datampi.bench.tpch", "org.datampi.bench.tpcds", "org.datampi.bench.hibench",
+                        "org.datampi.bench.startup"),
                 List.of("org.datampi.bench.harness"))
                 .assertFollowedBy(Path.of("target/classes"));
     }
