@@ -8,8 +8,9 @@
 # mapped read-only, their pages shared by the JVMs of a host: a Hive shell starts and a rank group launches sooner.
 # The JVM maps the archive only if the classpath it was made with is a prefix of the JVM's and every jar on it is as
 # it was (size, time): otherwise it starts as without one, its warning silenced (stdout is the query's), and the next
-# bin/setup makes the archives again. So what varies between runs (a site's HIVE_CONF_DIR) goes last on the classpath. With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into
-# DIR as it exits instead, named NAME-SUFFIX.jsa when a SUFFIX is given (a rank group's job id: a file per group).
+# bin/setup makes the archives again. So what varies between runs (a site's HIVE_CONF_DIR) goes last on the classpath.
+# With DATAMPI_CLASS_DATA_DUMP=DIR (bin/setup's training run) the JVM writes its archive into DIR as it exits instead,
+# named NAME-SUFFIX.jsa when a SUFFIX is given (a rank group's job id: a file per group).
 # DATAMPI_CLASS_DATA=off: no archive mapped (bin/startup-bench's runs without; or to rule the archives out).
 class_data_options() {
   local name="$1" suffix="${2:-}" archive="$DATAMPI_HOME/target/cds/$1.jsa"
