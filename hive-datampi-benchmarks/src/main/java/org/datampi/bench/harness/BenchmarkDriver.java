@@ -28,16 +28,23 @@ import java.util.Optional;
  * runner, which starts the engine's {@link EngineBaseline}; engines.csv records each engine's peak memory and exit
  * code for {@link CostCurve}. With {@code --resume true}, an engine whose runner ended with 0 in an earlier run into
  * the same OUT with the same runner command line (its OUT/ENGINE/engine.csv and engine.command) is not run again: its
- * results are read back, and the report says when they were made. A run too long for one sitting (TPC-DS at scale 10
- * takes hours per engine) can so be finished in two.
+ * results are read back, and the report says when they were made. One whose runner, with that command line, was
+ * stopped or failed goes on where it was ({@link WorkloadRunner#CONTINUE}): the workloads it timed are kept, its peak
+ * memory is the larger of the two runs' (OUT/ENGINE/engine.peak, written as it grows). A run too long for one sitting
+ * (TPC-DS at scale 10 takes hours per engine) can so be finished in two.
  */
 public final class BenchmarkDriver {
     private static final String USAGE = "BenchmarkDriver --runner PATH --engines LIST --runs N --out DIR --heap SIZE "
             + "--procs P --title TEXT --command TEXT [--record FILE --section NAME] [--resume true] -- RUNNER-ARGS...";
     /** An engine's OUT/ENGINE/engine.csv: written once its runner has ended, the line engines.csv gets for it. */
     private static final String FINISHED = "engine.csv";
-    /** Beside it, the runner's command line, an argument a line: what --resume must find the same to keep the run. */
-    private static final String FINISHED_COMMAND = "engine.command";
+    /**
+     * Beside it, the runner's command line, an argument a line, written as the runner starts: what --resume must find
+     * the same to keep the run or to go on with it.
+     */
+    private static final String RUNNER_COMMAND = "engine.command";
+    /** Beside it, the peak memory in MB of the engine's processes so far, written as it grows. */
+    private static final String PEAK_SO_FAR = "engine.peak";
 
     private BenchmarkDriver() {
     }
@@ -66,13 +73,14 @@ public final class BenchmarkDriver {
                     "--procs", Integer.toString(budget.tasks()), "--heap", budget.heapMb() + "m"));
             command.addAll(runnerArgs);
             Path finished = engineOut.resolve(FINISHED);
-            Path finishedCommand = engineOut.resolve(FINISHED_COMMAND);
-            Optional<EngineResults> earlier = resume && Files.exists(finishedCommand)
-                    && Files.readAllLines(finishedCommand, StandardCharsets.UTF_8).equals(command)
+            Path runnerCommand = engineOut.resolve(RUNNER_COMMAND);
+            Path peakSoFar = engineOut.resolve(PEAK_SO_FAR);
+            boolean sameCommand = resume && Files.exists(runnerCommand)
+                    && Files.readAllLines(runnerCommand, StandardCharsets.UTF_8).equals(command);
+            Optional<EngineResults> earlier = sameCommand
                     ? EngineResults.readFinished(engine, engineOut, FINISHED) : Optional.empty();
             if (earlier.isPresent()) {
-                String when = Files.getLastModifiedTime(finished).toInstant().truncatedTo(ChronoUnit.MINUTES)
-                        .toString();
+                String when = minutes(finished);
                 System.err.println("bench: --resume: " + engine + " finished its run in " + engineOut + " at " + when
                         + "; not run again");
                 resumed.add(engine + "'s at " + when);
@@ -80,27 +88,40 @@ public final class BenchmarkDriver {
                 consoleLogs.put(engine, engineOut.resolve("console.log"));
                 continue;
             }
-            if (resume && Files.exists(finished)) {
-                System.err.println("bench: --resume: the earlier run of " + engine + " in " + engineOut + " failed or "
-                        + "ran with other options (" + finishedCommand + "): running it again");
+            boolean goOn = sameCommand && Files.exists(engineOut.resolve("timings.csv"));
+            long earlierPeak = 0;
+            if (goOn) {
+                String when = minutes(engineOut.resolve("timings.csv"));
+                earlierPeak = Files.exists(peakSoFar) ? Long.parseLong(Files.readString(peakSoFar).trim()) : 0;
+                System.err.println("bench: --resume: the run of " + engine + " in " + engineOut + " stopped or failed "
+                        + "at " + when + ": going on with it (the workloads it timed are kept)");
+                resumed.add(engine + "'s stopped at " + when + " and gone on with (the workloads it had timed kept)");
+            } else if (resume && Files.exists(runnerCommand)) {
+                System.err.println("bench: --resume: the earlier run of " + engine + " in " + engineOut + " ran with "
+                        + "other options (" + runnerCommand + "): running it again");
             }
             Files.deleteIfExists(finished);
-            Files.deleteIfExists(finishedCommand);
-            // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
             Files.createDirectories(engineOut);
-            ProcessBuilder builder = new ProcessBuilder(command).inheritIO()
-                    .redirectOutput(engineOut.resolve("stdout.log").toFile());
+            Files.write(runnerCommand, command, StandardCharsets.UTF_8);
+            writePeak(peakSoFar, earlierPeak);
+            // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
+            List<String> started = new ArrayList<>(command);
+            started.addAll(List.of(WorkloadRunner.CONTINUE, Boolean.toString(goOn)));
+            ProcessBuilder builder = new ProcessBuilder(started).inheritIO()
+                    .redirectOutput(goOn ? ProcessBuilder.Redirect.appendTo(engineOut.resolve("stdout.log").toFile())
+                            : ProcessBuilder.Redirect.to(engineOut.resolve("stdout.log").toFile()));
             builder.environment().put("HIVE_DATAMPI_HEAP", budget.clientHeapMb(engine) + "m");
-            System.err.println("bench: " + engine + ": " + String.join(" ", command));
+            System.err.println("bench: " + engine + ": " + String.join(" ", started));
             Process process = builder.start();
             int exit;
             long peak;
-            try (PeakMemory memory = new PeakMemory(process.toHandle())) {
+            long peakBefore = earlierPeak;
+            try (PeakMemory memory = new PeakMemory(List.of(process.toHandle()),
+                    megabytes -> writePeak(peakSoFar, Math.max(peakBefore, megabytes)))) {
                 exit = process.waitFor();
-                peak = memory.peakMegabytes();
+                peak = Math.max(earlierPeak, memory.peakMegabytes());
             }
             EngineResults engineResults = EngineResults.read(engine, engineOut, peak, exit);
-            Files.write(finishedCommand, command, StandardCharsets.UTF_8);
             Files.write(finished, List.of(EngineResults.CSV_HEADER, engineResults.toCsv()), StandardCharsets.UTF_8);
             results.add(engineResults);
             consoleLogs.put(engine, engineOut.resolve("console.log"));
@@ -141,6 +162,26 @@ public final class BenchmarkDriver {
         }
         boolean failed = results.stream().anyMatch(engine -> engine.exitCode() != 0);
         System.exit(failed ? 1 : 0);
+    }
+
+    /** When FILE was last written, to the minute. */
+    private static String minutes(Path file) throws IOException {
+        return Files.getLastModifiedTime(file).toInstant().truncatedTo(ChronoUnit.MINUTES).toString();
+    }
+
+    /**
+     * Records the peak memory so far (the sampler's thread calls this as it grows): written whole and then moved, so
+     * that a run stopped at any moment leaves the last peak, never half a number. A failure is said and does not stop
+     * the run (it costs only a resumed run's peak).
+     */
+    private static void writePeak(Path file, long megabytes) {
+        try {
+            Path next = file.resolveSibling(file.getFileName() + ".next");
+            Files.writeString(next, Long.toString(megabytes), StandardCharsets.UTF_8);
+            Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            System.err.println("bench: cannot record the peak memory so far in " + file + ": " + e);
+        }
     }
 
     /** Writes the report into the file's section, the chart (if any) into benchmarks/SECTION.png beside it. */

@@ -6,11 +6,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.apache.commons.io.output.TeeOutputStream;
 import org.apache.hadoop.hive.common.io.SessionStream;
@@ -20,17 +24,25 @@ import org.datampi.hive.session.QuerySession;
 /**
  * Runs workloads on one engine in one Hive session (a warm JVM, as a user's session is): each workload
  * {@code runs} times, its result rows written to {@code OUT/<workload>.tsv} (tab-separated, no header), every run's
- * time to {@code OUT/timings.csv}, and Hive's console (progress, datampi's per-stage times) to stderr and
+ * time to {@code OUT/timings.csv} as it ends, and Hive's console (progress, datampi's per-stage times) to stderr and
  * {@code OUT/console.log}, where each run (and each warm-up run) begins with a {@link #RUN_MARKER} line.
+ *
+ * <p>A runner told to go on with an interrupted run ({@link #CONTINUE}, which BenchmarkDriver's --resume passes when
+ * the same runner command did not finish) keeps each workload whose timed runs the earlier one wrote to
+ * OUT/timings.csv, all of them successful, and runs the others in a new session, its console appended to the log: the
+ * hours of TPC-DS at scale 10 on one engine need not fit in one sitting.
  */
 public final class WorkloadRunner {
     public static final String RUN_MARKER = "bench: begin ";
+    /** The runners' option that goes on with an interrupted run into the same OUT (true or false). */
+    public static final String CONTINUE = "--continue";
 
     private final Path stateDir;
     private final String engine;
     private final TaskBudget budget;
     private final Map<String, String> settings;
     private final Path out;
+    private final boolean continueInterrupted;
 
     /** The checkout (bin/, tpch-queries/, hibench-workloads/): the datampi.home property the scripts set. */
     public static Path home() {
@@ -46,23 +58,41 @@ public final class WorkloadRunner {
     /**
      * @param budget the tasks at once and the heap the engine runs within (see {@link EngineBaseline})
      * @param settings the session's settings on top of the engine's baseline (e.g. the user's --hiveconf)
+     * @param continueInterrupted whether to keep the workloads an earlier, interrupted run into OUT timed
      */
-    public WorkloadRunner(Path stateDir, String engine, TaskBudget budget, Map<String, String> settings, Path out) {
+    public WorkloadRunner(Path stateDir, String engine, TaskBudget budget, Map<String, String> settings, Path out,
+            boolean continueInterrupted) {
         this.stateDir = requireNonNull(stateDir, "stateDir is null");
         this.engine = EngineBaseline.checked(engine);
         this.budget = requireNonNull(budget, "budget is null");
         this.settings = Map.copyOf(settings);
         this.out = requireNonNull(out, "out is null");
+        this.continueInterrupted = continueInterrupted;
+    }
+
+    /** A runner for the runners' options (--warehouse, --engine, --procs, --heap, --out, --continue) and settings. */
+    public static WorkloadRunner of(RunnerOptions options, Map<String, String> settings) {
+        return new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"), budget(options),
+                settings, Path.of(options.get("--out")), Boolean.parseBoolean(options.get(CONTINUE)));
+    }
+
+    /** The options every runner takes besides its own: the budget's, where to write and whether to continue. */
+    public static List<String> commonOptions() {
+        return List.of("--engine", "--out", "--warehouse", "--procs", "--heap", CONTINUE);
     }
 
     /** --procs and --heap as the runners take them: the tasks at once and the total heap of a side-by-side run. */
-    public static TaskBudget budget(RunnerOptions options) {
+    private static TaskBudget budget(RunnerOptions options) {
         return new TaskBudget(options.getInt("--procs"), BenchmarkDriver.megabytes(options.get("--heap")));
     }
 
-    /** The defaults of --procs (this machine's cores) and --heap: the same as bin/tpch-bench's and hibench-run's. */
-    public static Map<String, String> budgetDefaults() {
-        return Map.of("--procs", Integer.toString(Runtime.getRuntime().availableProcessors()), "--heap", "8g");
+    /**
+     * The defaults of --procs (this machine's cores) and --heap (the same as bin/tpch-bench's and hibench-run's), of
+     * --warehouse (as bin/hive-datampi decides it) and of --continue (false).
+     */
+    public static Map<String, String> commonDefaults() {
+        return Map.of("--procs", Integer.toString(Runtime.getRuntime().availableProcessors()), "--heap", "8g",
+                "--warehouse", defaultStateDir(), CONTINUE, "false");
     }
 
     /**
@@ -84,9 +114,17 @@ public final class WorkloadRunner {
     public int run(List<String> setup, Precondition precondition, List<Workload> workloads, int warmups, int runs)
             throws IOException {
         Files.createDirectories(out);
-        List<String> timings = new ArrayList<>(List.of(Timing.CSV_HEADER));
+        Path timings = out.resolve("timings.csv");
+        List<String> kept = continueInterrupted && Files.exists(timings)
+                ? keptRuns(Files.readAllLines(timings, StandardCharsets.UTF_8), workloads, runs) : List.of();
+        Set<String> done = kept.stream().map(line -> Timing.fromCsv(line).workload()).collect(Collectors.toSet());
+        List<String> header = new ArrayList<>(List.of(Timing.CSV_HEADER));
+        header.addAll(kept);
+        Files.write(timings, header, StandardCharsets.UTF_8);
         int failures = 0;
-        try (OutputStream log = Files.newOutputStream(out.resolve("console.log"));
+        OpenOption[] logMode = continueInterrupted ? new OpenOption[] {StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND} : new OpenOption[0];
+        try (OutputStream log = Files.newOutputStream(out.resolve("console.log"), logMode);
                 EngineBaseline baseline = EngineBaseline.start(engine, budget, out.resolve("engine"))) {
             SessionStream console = new SessionStream(new TeeOutputStream(System.err, log), true,
                     StandardCharsets.UTF_8.name());
@@ -94,12 +132,19 @@ public final class WorkloadRunner {
             Map<String, String> sessionSettings = new LinkedHashMap<>(baseline.settings());
             sessionSettings.putAll(settings);
             console.println("bench: " + budget.describe(engine));
+            if (continueInterrupted) {
+                console.println("bench: " + CONTINUE + ": going on with the interrupted run in " + out + ": "
+                        + done.size() + " of " + workloads.size() + " workloads kept from it");
+            }
             try (QuerySession hive = QuerySession.start(stateDir, sessionSettings, ignored, console)) {
                 for (String statement : setup) {
                     hive.execute(statement);
                 }
                 precondition.check(hive);
                 for (Workload workload : workloads) {
+                    if (done.contains(workload.name())) {
+                        continue;
+                    }
                     for (int warmup = 1; warmup <= warmups; warmup++) {
                         console.println(RUN_MARKER + workload.name() + " warm-up " + warmup);
                         console.println("bench: " + workload.name() + " warm-up " + warmup + " on " + engine + ": "
@@ -109,7 +154,8 @@ public final class WorkloadRunner {
                         console.println(RUN_MARKER + workload.name() + " run " + run);
                         Timing timing = runOnce(hive, workload, run, console);
                         failures += timing.ok() ? 0 : 1;
-                        timings.add(timing.toCsv());
+                        Files.writeString(timings, timing.toCsv() + "\n", StandardCharsets.UTF_8,
+                                StandardOpenOption.APPEND);
                         console.println("bench: " + workload.name() + " run " + run + " on " + engine + ": "
                                 + timing.describe());
                     }
@@ -121,8 +167,29 @@ public final class WorkloadRunner {
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted while starting " + engine, e);
         }
-        Files.write(out.resolve("timings.csv"), timings, StandardCharsets.UTF_8);
         return failures;
+    }
+
+    /**
+     * Of an interrupted run's timings.csv LINES, the runs to keep: those of each of WORKLOADS that has its RUNS timed
+     * runs there, every one successful (a workload with fewer, or a failed one, runs again, all its runs).
+     */
+    static List<String> keptRuns(List<String> lines, List<Workload> workloads, int runs) {
+        Map<String, List<String>> byWorkload = new LinkedHashMap<>();
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+            Timing timing = Timing.fromCsv(line);
+            byWorkload.computeIfAbsent(timing.workload(), name -> new ArrayList<>()).add(line);
+        }
+        List<String> kept = new ArrayList<>();
+        for (Workload workload : workloads) {
+            List<String> done = byWorkload.getOrDefault(workload.name(), List.of());
+            Set<Integer> okRuns = done.stream().map(Timing::fromCsv).filter(Timing::ok).map(Timing::run)
+                    .collect(Collectors.toSet());
+            if (done.size() == runs && okRuns.size() == runs) {
+                kept.addAll(done);
+            }
+        }
+        return kept;
     }
 
     /**

@@ -21,18 +21,17 @@ import org.datampi.hive.cli.HiveQlScript;
 public final class HiBenchRunner {
     private static final String USAGE = "hibench-run --profile P --data DIR --format text|sequencefile|orc "
             + "--engine datampi|mr|tez|tez-yarn --out DIR [--runs N] [--warmup N] [--workloads aggregation,join,scan] "
-            + "[--procs P] [--heap SIZE] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+            + "[--procs P] [--heap SIZE] [--warehouse DIR] [--continue true] [--hiveconf KEY=VALUE]...";
 
     private HiBenchRunner() {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
-        defaults.putAll(Map.of("--runs", "1", "--warmup", "1", "--workloads", "aggregation,join,scan",
-                "--warehouse", WorkloadRunner.defaultStateDir()));
-        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--profile", "--data", "--format",
-                "--engine", "--out", "--runs", "--warmup", "--workloads", "--warehouse", "--procs", "--heap"),
-                defaults);
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.commonDefaults());
+        defaults.putAll(Map.of("--runs", "1", "--warmup", "1", "--workloads", "aggregation,join,scan"));
+        List<String> names = new ArrayList<>(WorkloadRunner.commonOptions());
+        names.addAll(List.of("--profile", "--data", "--format", "--runs", "--warmup", "--workloads"));
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, names, defaults);
         HiBenchProfile profile = HiBenchProfile.of(options.get("--profile"));
         HiBenchFormat format = HiBenchFormat.of(options.get("--format"));
         Path data = Path.of(options.get("--data")).toAbsolutePath();
@@ -47,8 +46,7 @@ public final class HiBenchRunner {
         for (String id : options.get("--workloads").split(",")) {
             workloads.add(HiBenchWorkload.of(id.trim()).load(home.resolve("hibench-workloads")));
         }
-        WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
-                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
+        WorkloadRunner runner = WorkloadRunner.of(options, options.hiveconf());
         int failures = runner.run(tableStatements(home, database(profile, format), data, format), workloads,
                 options.getInt("--warmup"),
                 options.getInt("--runs"));

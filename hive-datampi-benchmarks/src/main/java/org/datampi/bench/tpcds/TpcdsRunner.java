@@ -19,26 +19,26 @@ import org.datampi.bench.harness.WorkloadRunner;
 public final class TpcdsRunner {
     private static final String USAGE = "tpcds-run --scale SF --format text|orc|rcfile|sequencefile "
             + "--engine datampi|datampi-mr|mr|tez|tez-yarn --out DIR [--layout flat|partitioned] [--queries 1-99] "
-            + "[--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+            + "[--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] [--continue true] "
+            + "[--hiveconf KEY=VALUE]...";
 
     private TpcdsRunner() {
     }
 
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
-        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
-        defaults.putAll(Map.of("--queries", "1-99", "--runs", "1", "--warmup", "0", "--layout", "flat",
-                "--warehouse", WorkloadRunner.defaultStateDir()));
-        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--scale", "--format", "--engine", "--out",
-                "--layout", "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.commonDefaults());
+        defaults.putAll(Map.of("--queries", "1-99", "--runs", "1", "--warmup", "0", "--layout", "flat"));
+        List<String> names = new ArrayList<>(WorkloadRunner.commonOptions());
+        names.addAll(List.of("--scale", "--format", "--layout", "--queries", "--runs", "--warmup"));
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, names, defaults);
         TpcdsLayout layout = TpcdsLayout.of(options.get("--scale"), options.get("--format"), options.get("--layout"));
         List<Workload> workloads = new ArrayList<>();
         for (int number : TpcdsQuery.parseNumbers(options.get("--queries"))) {
             TpcdsQuery.load(home.resolve("tpcds-queries"), number).parts()
                     .forEach(part -> workloads.add(part.workload()));
         }
-        WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
-                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
+        WorkloadRunner runner = WorkloadRunner.of(options, options.hiveconf());
         // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
         // Tez's AM and prewarmed containers) even without --warmup.
         int failures;

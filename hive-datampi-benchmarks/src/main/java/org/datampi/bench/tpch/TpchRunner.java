@@ -19,26 +19,25 @@ import org.datampi.bench.harness.WorkloadRunner;
 public final class TpchRunner {
     private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez|tez-yarn "
             + "--out DIR [--layout flat|bucketed] [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
-            + "[--hiveconf KEY=VALUE]...";
+            + "[--continue true] [--hiveconf KEY=VALUE]...";
 
     private TpchRunner() {
     }
 
     public static void main(String[] args) throws Exception {
         Path home = WorkloadRunner.home();
-        Map<String, String> defaults = new HashMap<>(WorkloadRunner.budgetDefaults());
-        defaults.putAll(Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0", "--layout", "flat",
-                "--warehouse", WorkloadRunner.defaultStateDir()));
-        RunnerOptions options = RunnerOptions.parse(USAGE, args, List.of("--scale", "--format", "--engine", "--out",
-                "--layout", "--queries", "--runs", "--warmup", "--warehouse", "--procs", "--heap"), defaults);
+        Map<String, String> defaults = new HashMap<>(WorkloadRunner.commonDefaults());
+        defaults.putAll(Map.of("--queries", "1-22", "--runs", "1", "--warmup", "0", "--layout", "flat"));
+        List<String> names = new ArrayList<>(WorkloadRunner.commonOptions());
+        names.addAll(List.of("--scale", "--format", "--layout", "--queries", "--runs", "--warmup"));
+        RunnerOptions options = RunnerOptions.parse(USAGE, args, names, defaults);
         String scale = options.get("--scale");
         List<Workload> workloads = new ArrayList<>();
         for (int number : parseQueries(options.get("--queries"))) {
             workloads.add(TpchQuery.load(home.resolve("tpch-queries"), number, Double.parseDouble(scale)).workload());
         }
         String database = database(scale, options.get("--format"), options.get("--layout"));
-        WorkloadRunner runner = new WorkloadRunner(Path.of(options.get("--warehouse")), options.get("--engine"),
-                WorkloadRunner.budget(options), options.hiveconf(), Path.of(options.get("--out")));
+        WorkloadRunner runner = WorkloadRunner.of(options, options.hiveconf());
         // One untimed query first, so that no timed query pays for the engine's session start (datampi's ranks,
         // Tez's AM and prewarmed containers) even without --warmup.
         int failures = runner.run(List.of("USE " + database, "SELECT COUNT(*) FROM region"), workloads,
