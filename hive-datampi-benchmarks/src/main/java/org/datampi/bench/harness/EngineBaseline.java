@@ -105,6 +105,9 @@ public final class EngineBaseline implements AutoCloseable {
         Map<String, String> tez = new LinkedHashMap<>();
         tez.put("tez.local.mode", "false");
         tez.put("tez.counters.max", MANY_COUNTERS);
+        // Tez's execution summary after each query (per vertex: time, CPU, records, shuffled bytes), as datampi prints
+        // its own in every run: where each engine's time goes can be read side by side in the consoles.
+        tez.put("hive.tez.exec.print.summary", "true");
         // Tez's jars are on every container's classpath (yarn.application.classpath): on one machine that is what
         // tez.lib.uris would localize, without the copy.
         tez.put("tez.ignore.lib.uris", "true");
