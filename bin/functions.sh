@@ -46,9 +46,10 @@ run_complete() {
 # bin/tpcds-bench) once per scale of the comma-separated SCALES, with ARGS (the bench's own command line) less
 # --scales and --out, each into CURVE_OUT/sf<scale>; with RESUME=true a scale whose run there finished with
 # every engine is not run again (and --resume goes on to the bench: within a scale, an engine that finished is not run
-# again either). Prints the points "scale=dir,..." that CostCurve takes.
+# again either). Prints the points "scale=dir,..." that CostCurve takes: a scale whose run wrote no report is left out,
+# and a run stopped by a signal (Ctrl-C, kill) stops the curve (run_scales fails with its status).
 run_scales() {
-  local bench="$1" curve_out="$2" engines="$3" resume="$4" scales="$5" one one_out arg skip
+  local bench="$1" curve_out="$2" engines="$3" resume="$4" scales="$5" one one_out arg skip status
   shift 6
   local points=() args
   for one in ${scales//,/ }; do
@@ -62,11 +63,25 @@ run_scales() {
     if $resume && run_complete "$one_out" "$engines"; then
       echo "$(basename "$bench"): --resume: scale $one already ran with $engines in $one_out" >&2
     else
-      "$bench" "${args[@]}" --scale "$one" --out "$one_out" >&2 \
-        || echo "$(basename "$bench"): scale $one had failures: see its report in $one_out" >&2
+      status=0
+      "$bench" "${args[@]}" --scale "$one" --out "$one_out" >&2 || status=$?
+      if (( status >= 128 )); then
+        echo "$(basename "$bench"): stopped at scale $one (signal $((status - 128))): no curve; --resume goes on" >&2
+        return "$status"
+      elif (( status != 0 )); then
+        echo "$(basename "$bench"): scale $one had failures: see its report in $one_out" >&2
+      fi
+    fi
+    if [[ ! -f "$one_out/engines.csv" ]]; then
+      echo "$(basename "$bench"): scale $one wrote no report in $one_out: left out of the curve" >&2
+      continue
     fi
     points+=("$one=$one_out")
   done
+  if [[ ${#points[@]} -eq 0 ]]; then
+    echo "$(basename "$bench"): no scale wrote a report: no curve" >&2
+    return 1
+  fi
   (IFS=,; echo "${points[*]}")
 }
 
