@@ -8,6 +8,7 @@ import org.apache.hadoop.util.IndexedSortable;
 import org.apache.hadoop.util.QuickSort;
 import org.datampi.shuffle.pairs.KeyPrefix;
 import org.datampi.shuffle.pairs.PairFormat;
+import org.datampi.shuffle.pairs.PrefixSort;
 
 /**
  * One block of a send partition: the serialized pairs bound for one A task, with the offset of every pair and of
@@ -19,6 +20,8 @@ import org.datampi.shuffle.pairs.PairFormat;
  */
 public final class SendPartition {
     private static final QuickSort SORTER = new QuickSort();
+    /** Pairs with equal prefixes up to this many are put in key order by insertion, more by QuickSort. */
+    private static final int INSERTION_SORT_PAIRS = 16;
     private static final int MIN_DATA_BYTES = 4 * 1024;
     private static final int MIN_PAIRS = 16;
     /** The index's first size: a pair of 64 bytes on average, no fewer than MIN_PAIRS. */
@@ -154,9 +157,9 @@ public final class SendPartition {
     }
 
     /**
-     * The pair indexes in comparator order of their keys (Hadoop's QuickSort over an index permutation). With a
-     * prefix-capable comparator the permutation is sorted together with the keys' prefixes, so most comparisons
-     * read two adjacent longs instead of two keys.
+     * The pair indexes in comparator order of their keys. With a prefix-capable comparator the keys' prefixes are
+     * sorted by radix ({@link PrefixSort}) and only pairs whose prefixes are equal are compared, by the comparator;
+     * otherwise Hadoop's QuickSort compares keys.
      */
     public int[] sortedOrder(RawComparator<?> comparator) {
         int[] order = new int[count];
@@ -164,17 +167,46 @@ public final class SendPartition {
             order[i] = i;
         }
         Optional<KeyPrefix> keyPrefix = KeyPrefix.of(comparator);
-        long[] prefixes = new long[keyPrefix.isPresent() ? count : 0];
-        for (int i = 0; i < prefixes.length; i++) {
+        if (keyPrefix.isEmpty()) {
+            sortByKey(order, 0, count, comparator);
+            return order;
+        }
+        long[] prefixes = new long[count];
+        for (int i = 0; i < count; i++) {
             prefixes[i] = keyPrefix.get().prefix(data, keyOffsets[i], keyLengths[i]);
         }
+        PrefixSort.sort(prefixes, order, count);
+        for (int start = 0, end; start < count; start = end) {
+            end = start + 1;
+            while (end < count && prefixes[end] == prefixes[start]) {
+                end++;
+            }
+            if (end - start > 1) {
+                sortByKey(order, start, end, comparator);
+            }
+        }
+        return order;
+    }
+
+    /** Sorts ORDER[from, to) by the keys of the pairs it names: by insertion when short, else by QuickSort. */
+    private void sortByKey(int[] order, int from, int to, RawComparator<?> comparator) {
         byte[] bytes = data;
+        if (to - from <= INSERTION_SORT_PAIRS) {
+            for (int i = from + 1; i < to; i++) {
+                int pair = order[i];
+                int j = i - 1;
+                while (j >= from && comparator.compare(bytes, keyOffsets[order[j]], keyLengths[order[j]], bytes,
+                        keyOffsets[pair], keyLengths[pair]) > 0) {
+                    order[j + 1] = order[j];
+                    j--;
+                }
+                order[j + 1] = pair;
+            }
+            return;
+        }
         SORTER.sort(new IndexedSortable() {
             @Override
             public int compare(int i, int j) {
-                if (prefixes.length > 0 && prefixes[i] != prefixes[j]) {
-                    return Long.compareUnsigned(prefixes[i], prefixes[j]);
-                }
                 int a = order[i];
                 int b = order[j];
                 return comparator.compare(bytes, keyOffsets[a], keyLengths[a], bytes, keyOffsets[b], keyLengths[b]);
@@ -185,14 +217,8 @@ public final class SendPartition {
                 int held = order[i];
                 order[i] = order[j];
                 order[j] = held;
-                if (prefixes.length > 0) {
-                    long heldPrefix = prefixes[i];
-                    prefixes[i] = prefixes[j];
-                    prefixes[j] = heldPrefix;
-                }
             }
-        }, 0, count);
-        return order;
+        }, from, to);
     }
 
     /** Empties the block for its next pairs, keeping its arrays unless one pair made the data larger than a block. */

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.RawComparator;
 import org.datampi.shuffle.merge.MemoryRunCursor;
 import org.datampi.shuffle.pairs.BytesComparator;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,46 @@ class SendPartitionTest {
         List<String> read = Pairs.drainSorted(new MemoryRunCursor(sorted.getData(), sorted.getLength()));
         assertEquals(sortedTexts(pairs), read.stream().sorted().toList());
         assertEquals(pairs.size(), read.size());
+    }
+
+    /**
+     * Keys that share their first 8 bytes or more (ties of the prefixes the radix sort orders by), equal keys and
+     * short keys: in comparator order, every pair once, with a prefix-capable comparator and with one without prefixes.
+     */
+    @Test
+    void keysWithEqualPrefixesAreOrderedByTheComparator() {
+        Random random = new Random(7);
+        SendPartition block = new SendPartition(1 << 20);
+        for (int i = 0; i < 5_000; i++) {
+            byte[] key = switch (i % 3) {
+                case 0 -> new byte[] {1, 2, 3, 4, 5, 6, 7, 8, (byte) random.nextInt(256), (byte) random.nextInt(3)};
+                case 1 -> new byte[] {(byte) random.nextInt(2)};
+                default -> new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9};
+            };
+            block.append(key, 0, key.length, new byte[] {(byte) i}, 0, 1);
+        }
+        RawComparator<byte[]> withoutPrefix = new RawComparator<>() {
+            @Override
+            public int compare(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength) {
+                return BytesComparator.INSTANCE.compare(a, aOffset, aLength, b, bOffset, bLength);
+            }
+
+            @Override
+            public int compare(byte[] a, byte[] b) {
+                return BytesComparator.INSTANCE.compare(a, b);
+            }
+        };
+
+        for (RawComparator<byte[]> comparator : List.of(BytesComparator.INSTANCE, withoutPrefix)) {
+            int[] order = block.sortedOrder(comparator);
+            assertEquals(block.pairCount(), Arrays.stream(order).distinct().count(), "every pair once");
+            for (int i = 1; i < order.length; i++) {
+                int previous = order[i - 1];
+                int pair = order[i];
+                assertTrue(comparator.compare(block.data(), block.keyOffset(previous), block.keyLength(previous),
+                        block.data(), block.keyOffset(pair), block.keyLength(pair)) <= 0, "in key order at " + i);
+            }
+        }
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * bin/tpch-bench and bin/hibench-run: runs one runner command (bin/tpch-run, bin/hibench-run's runner) per engine,
@@ -45,6 +47,8 @@ public final class BenchmarkDriver {
     private static final String RUNNER_COMMAND = "engine.command";
     /** Beside it, the peak memory in MB of the engine's processes so far, written as it grows. */
     private static final String PEAK_SO_FAR = "engine.peak";
+    /** How long a stopped driver waits for its runner to end before it kills it. */
+    private static final long RUNNER_STOP_SECONDS = 60;
 
     private BenchmarkDriver() {
     }
@@ -113,6 +117,8 @@ public final class BenchmarkDriver {
             builder.environment().put("HIVE_DATAMPI_HEAP", budget.clientHeapMb(engine) + "m");
             System.err.println("bench: " + engine + ": " + String.join(" ", started));
             Process process = builder.start();
+            Thread stopRunner = new Thread(() -> stop(process), "stop-" + engine + "-runner");
+            Runtime.getRuntime().addShutdownHook(stopRunner);
             int exit;
             long peak;
             long peakBefore = earlierPeak;
@@ -121,6 +127,7 @@ public final class BenchmarkDriver {
                 exit = process.waitFor();
                 peak = Math.max(earlierPeak, memory.peakMegabytes());
             }
+            Runtime.getRuntime().removeShutdownHook(stopRunner);
             EngineResults engineResults = EngineResults.read(engine, engineOut, peak, exit);
             Files.write(finished, List.of(EngineResults.CSV_HEADER, engineResults.toCsv()), StandardCharsets.UTF_8);
             results.add(engineResults);
@@ -162,6 +169,30 @@ public final class BenchmarkDriver {
         }
         boolean failed = results.stream().anyMatch(engine -> engine.exitCode() != 0);
         System.exit(failed ? 1 : 0);
+    }
+
+    /**
+     * Stops a runner the driver is stopped in the middle of (Ctrl-C, kill): asks it to end (its own hooks stop what it
+     * started: YARN, a Hive session), then, after {@value #RUNNER_STOP_SECONDS} s, kills it and everything it started.
+     * A Tez runner's hooks can wait for ever on a DAG client whose application master is gone.
+     */
+    private static void stop(Process runner) {
+        if (!runner.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> started = runner.descendants().toList();
+        runner.destroy();
+        try {
+            if (runner.waitFor(RUNNER_STOP_SECONDS, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        System.err.println("bench: the runner did not end within " + RUNNER_STOP_SECONDS + " s of being asked to: "
+                + "killing it and what it started");
+        Stream.concat(started.stream(), runner.descendants()).forEach(ProcessHandle::destroyForcibly);
+        runner.destroyForcibly();
     }
 
     /** When FILE was last written, to the minute. */
