@@ -64,6 +64,7 @@ run_scales() {
       echo "$(basename "$bench"): --resume: scale $one already ran with $engines in $one_out" >&2
     else
       status=0
+      rm -f "$one_out/engines.csv" # the report of this run, not an earlier one's, goes into the curve
       "$bench" "${args[@]}" --scale "$one" --out "$one_out" >&2 || status=$?
       if (( status >= 128 )); then
         echo "$(basename "$bench"): stopped at scale $one (signal $((status - 128))): no curve; --resume goes on" >&2

@@ -11,7 +11,7 @@ import org.datampi.shuffle.pairs.KeyPrefix;
 /**
  * How long a full send block takes to sort, {@link SendPartition#sortedOrder} (a radix sort of the keys' prefixes)
  * against the comparison sort it replaced (Hadoop's QuickSort comparing prefixes, then keys), on the same block, in
- * one JVM, alternating. Not a test: run by hand after {@code mvn -pl datampi-shuffle test-compile},
+ * one JVM, alternating. Not a test: run by hand after {@code mvn -pl datampi-shuffle -am package},
  * {@code java -cp "datampi-shuffle/target/test-classes:datampi-shuffle/target/classes:datampi-shuffle/target/lib/*"
  * org.datampi.shuffle.buffer.BlockSortBench [BLOCK_BYTES]}. Two kinds of key: 20 random bytes (prefixes differ) and
  * BinarySortable-like BIGINTs (a marker and 8 bytes, so prefixes tie on their last byte).

@@ -35,17 +35,20 @@ class SendPartitionTest {
     }
 
     /**
-     * Keys that share their first 8 bytes or more (ties of the prefixes the radix sort orders by), equal keys and
-     * short keys: in comparator order, every pair once, with a prefix-capable comparator and with one without prefixes.
+     * Keys that share their first 8 bytes or more (ties of the prefixes the radix sort orders by, many for one prefix
+     * and a few for each of many), equal keys and short keys: in comparator order, every pair once, with a prefix-capable comparator and with one without prefixes.
      */
     @Test
     void keysWithEqualPrefixesAreOrderedByTheComparator() {
         Random random = new Random(7);
         SendPartition block = new SendPartition(1 << 20);
         for (int i = 0; i < 5_000; i++) {
-            byte[] key = switch (i % 3) {
+            byte[] key = switch (i % 4) {
+                // One prefix for a third of the keys (its ties sorted by QuickSort)...
                 case 0 -> new byte[] {1, 2, 3, 4, 5, 6, 7, 8, (byte) random.nextInt(256), (byte) random.nextInt(3)};
                 case 1 -> new byte[] {(byte) random.nextInt(2)};
+                // ... and a few keys for each of 250 prefixes (by insertion).
+                case 2 -> new byte[] {2, 2, 2, 2, 2, 2, 2, (byte) (i % 250), (byte) random.nextInt(256)};
                 default -> new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9};
             };
             block.append(key, 0, key.length, new byte[] {(byte) i}, 0, 1);

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -67,6 +68,10 @@ public final class BenchmarkDriver {
         List<String> engines = Arrays.asList(options.get("--engines").split(","));
         engines.forEach(EngineBaseline::checked); // an unknown engine fails here, before any engine has run
 
+        // The runner running now, stopped by the hook if the driver is (Ctrl-C, kill).
+        AtomicReference<Process> running = new AtomicReference<>();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> Optional.ofNullable(running.get())
+                .ifPresent(BenchmarkDriver::stop), "stop-runner"));
         List<EngineResults> results = new ArrayList<>();
         Map<String, Path> consoleLogs = new LinkedHashMap<>();
         List<String> resumed = new ArrayList<>();
@@ -100,12 +105,16 @@ public final class BenchmarkDriver {
                 System.err.println("bench: --resume: the run of " + engine + " in " + engineOut + " stopped or failed "
                         + "at " + when + ": going on with it (the workloads it timed are kept)");
                 resumed.add(engine + "'s stopped at " + when + " and gone on with (the workloads it had timed kept)");
-            } else if (resume && Files.exists(runnerCommand)) {
+            } else if (resume && Files.exists(runnerCommand) && !sameCommand) {
                 System.err.println("bench: --resume: the earlier run of " + engine + " in " + engineOut + " ran with "
                         + "other options (" + runnerCommand + "): running it again");
             }
             Files.deleteIfExists(finished);
             Files.createDirectories(engineOut);
+            if (!goOn) {
+                // Nothing of an earlier run may pass for this one's, should this one stop before its first timing.
+                clearResults(engineOut);
+            }
             Files.write(runnerCommand, command, StandardCharsets.UTF_8);
             writePeak(peakSoFar, earlierPeak);
             // Progress on stderr as it happens; stdout (where Tez's local mode prints its DAG events) to a file.
@@ -117,8 +126,7 @@ public final class BenchmarkDriver {
             builder.environment().put("HIVE_DATAMPI_HEAP", budget.clientHeapMb(engine) + "m");
             System.err.println("bench: " + engine + ": " + String.join(" ", started));
             Process process = builder.start();
-            Thread stopRunner = new Thread(() -> stop(process), "stop-" + engine + "-runner");
-            Runtime.getRuntime().addShutdownHook(stopRunner);
+            running.set(process);
             int exit;
             long peak;
             long peakBefore = earlierPeak;
@@ -127,7 +135,7 @@ public final class BenchmarkDriver {
                 exit = process.waitFor();
                 peak = Math.max(earlierPeak, memory.peakMegabytes());
             }
-            Runtime.getRuntime().removeShutdownHook(stopRunner);
+            running.set(null);
             EngineResults engineResults = EngineResults.read(engine, engineOut, peak, exit);
             Files.write(finished, List.of(EngineResults.CSV_HEADER, engineResults.toCsv()), StandardCharsets.UTF_8);
             results.add(engineResults);
@@ -183,16 +191,31 @@ public final class BenchmarkDriver {
         List<ProcessHandle> started = runner.descendants().toList();
         runner.destroy();
         try {
-            if (runner.waitFor(RUNNER_STOP_SECONDS, TimeUnit.SECONDS)) {
-                return;
+            if (!runner.waitFor(RUNNER_STOP_SECONDS, TimeUnit.SECONDS)) {
+                System.err.println("bench: the runner did not end within " + RUNNER_STOP_SECONDS + " s of being "
+                        + "asked to: killing it and what it started");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        System.err.println("bench: the runner did not end within " + RUNNER_STOP_SECONDS + " s of being asked to: "
-                + "killing it and what it started");
-        Stream.concat(started.stream(), runner.descendants()).forEach(ProcessHandle::destroyForcibly);
+        // What it started and left (or all of it, if it did not end), then the runner itself.
+        Stream.concat(started.stream(), runner.descendants()).filter(ProcessHandle::isAlive)
+                .forEach(ProcessHandle::destroyForcibly);
         runner.destroyForcibly();
+    }
+
+    /** Deletes what a runner writes into its OUT (timings, result rows, peak memory so far), for a run from scratch. */
+    private static void clearResults(Path engineOut) throws IOException {
+        try (Stream<Path> files = Files.list(engineOut)) {
+            for (Path file : files.filter(BenchmarkDriver::isResult).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    private static boolean isResult(Path file) {
+        String name = file.getFileName().toString();
+        return name.equals("timings.csv") || name.endsWith(".tsv") || name.equals(PEAK_SO_FAR);
     }
 
     /** When FILE was last written, to the minute. */

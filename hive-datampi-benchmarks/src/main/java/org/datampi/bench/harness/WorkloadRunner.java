@@ -131,6 +131,10 @@ public final class WorkloadRunner {
             SessionStream ignored = new SessionStream(OutputStream.nullOutputStream());
             Map<String, String> sessionSettings = new LinkedHashMap<>(baseline.settings());
             sessionSettings.putAll(settings);
+            if (continueInterrupted) {
+                // A marker that is no workload's run ends the last kept run's lines in console.log (lastRun).
+                console.println(RUN_MARKER + "(the session that goes on with the interrupted run)");
+            }
             console.println("bench: " + budget.describe(engine));
             if (continueInterrupted) {
                 console.println("bench: " + CONTINUE + ": going on with the interrupted run in " + out + ": "
@@ -167,26 +171,40 @@ public final class WorkloadRunner {
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted while starting " + engine, e);
         }
+        // In the workloads' order, as a run from scratch writes it: kept runs of a failed run come before its reruns.
+        List<String> written = Files.readAllLines(timings, StandardCharsets.UTF_8);
+        List<String> ordered = new ArrayList<>(List.of(Timing.CSV_HEADER));
+        ordered.addAll(keptRuns(written, workloads, runs, true));
+        Files.write(timings, ordered, StandardCharsets.UTF_8);
         return failures;
     }
 
     /**
      * Of an interrupted run's timings.csv LINES, the runs to keep: those of each of WORKLOADS that has its RUNS timed
-     * runs there, every one successful (a workload with fewer, or a failed one, runs again, all its runs).
+     * runs there, every one successful (a workload with fewer, or a failed one, runs again, all its runs). A line cut
+     * short by a kill is not a run.
      */
     static List<String> keptRuns(List<String> lines, List<Workload> workloads, int runs) {
-        Map<String, List<String>> byWorkload = new LinkedHashMap<>();
+        return keptRuns(lines, workloads, runs, false);
+    }
+
+    /** As {@link #keptRuns(List, List, int)}, or with FAILED_TOO every run of the workloads, in their order. */
+    private static List<String> keptRuns(List<String> lines, List<Workload> workloads, int runs, boolean failedToo) {
+        Map<String, List<Timing>> byWorkload = new LinkedHashMap<>();
         for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
-            Timing timing = Timing.fromCsv(line);
-            byWorkload.computeIfAbsent(timing.workload(), name -> new ArrayList<>()).add(line);
+            try {
+                Timing timing = Timing.fromCsv(line);
+                byWorkload.computeIfAbsent(timing.workload(), name -> new ArrayList<>()).add(timing);
+            } catch (IllegalArgumentException e) {
+                // A partial last line (NumberFormatException is one): skipped.
+            }
         }
         List<String> kept = new ArrayList<>();
         for (Workload workload : workloads) {
-            List<String> done = byWorkload.getOrDefault(workload.name(), List.of());
-            Set<Integer> okRuns = done.stream().map(Timing::fromCsv).filter(Timing::ok).map(Timing::run)
-                    .collect(Collectors.toSet());
-            if (done.size() == runs && okRuns.size() == runs) {
-                kept.addAll(done);
+            List<Timing> done = byWorkload.getOrDefault(workload.name(), List.of());
+            Set<Integer> okRuns = done.stream().filter(Timing::ok).map(Timing::run).collect(Collectors.toSet());
+            if (failedToo || done.size() == runs && okRuns.size() == runs) {
+                done.forEach(timing -> kept.add(timing.toCsv()));
             }
         }
         return kept;
