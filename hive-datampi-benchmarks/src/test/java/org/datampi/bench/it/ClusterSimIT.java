@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.regex.MatchResult;
@@ -62,7 +63,16 @@ class ClusterSimIT {
             + "JOIN pages p ON v.page = p.page GROUP BY p.site";
     /** oTasksGoToTheHostsThatHoldTheirBlocks's scan, here over visits (its table spread holds visits' rows). */
     private static final String LOCALITY_SCAN = "SELECT page, count(*), max(duration) FROM visits GROUP BY page";
-    private static final List<String> CHECKED_ON_MR = List.of(SCAN, GROUP_BY, SELF_JOIN, ORDERED, JOIN, LOCALITY_SCAN);
+    /**
+     * aUdfFromAJarOnlyTheHiveHostHasRunsOnEveryHost's: a function from a jar in the Hive host's private /tmp (up writes
+     * it there), which the ranks on the other hosts can only get through MPI.
+     */
+    private static final String UDF_JAR = "/tmp/shout-udf.jar";
+    private static final String ADD_UDF = "ADD JAR " + UDF_JAR + "; CREATE TEMPORARY FUNCTION shout AS '"
+            + Shout.class.getName() + "'";
+    private static final String UDF_QUERY = "SELECT shout(page), count(*) FROM visits GROUP BY shout(page)";
+    private static final List<String> CHECKED_ON_MR = List.of(SCAN, GROUP_BY, SELF_JOIN, ORDERED, JOIN, LOCALITY_SCAN,
+            UDF_QUERY);
 
     /**
      * The section lines of a script's or session's output: "corpus.section=NAME" (what SET prints) before each corpus
@@ -71,6 +81,19 @@ class ClusterSimIT {
     private static final String SECTION = "corpus.section";
     private static final String WRITE_CHECK = " / check ";
     private static final String CHECKED_QUERY = "checked query ";
+
+    /**
+     * The entries of the query corpus run across hosts (on MR and on datampi): those whose plans carry something
+     * between the Hive host and the ranks besides the shuffle (a map join's hash tables, a bucket map join's buckets,
+     * the sampled ORDER BY's partition file), a DAG of several reduce vertices, a GROUP BY over ORC, and the writes
+     * whose output Hive commits from HDFS. QueryCorpusIT runs the whole corpus, in both shapes, on one machine: the
+     * formats and operators of the other entries run the same code on every host, and each entry here costs a run on
+     * both engines.
+     */
+    private static final Set<String> CORPUS_ACROSS_HOSTS = Set.of("group by with several aggregates, ORC",
+            "map join", "order by with 3 A tasks (sampled total order)", "union all of aggregations",
+            QueryCorpus.BUCKET_MAP_JOIN.name(), "CTAS into ORC", "INSERT OVERWRITE into ORC, twice",
+            "dynamic-partition insert", "multi-insert");
 
     private SimulatedCluster cluster;
     /** Hive on MR's session (see up): CHECKED_ON_MR's queries, then the query corpus. */
@@ -95,11 +118,28 @@ class ClusterSimIT {
         QueryCorpus.writeData(data);
         Result put = cluster.run("corpus-put", "bin/cluster-sim", "hdfs", "dfs", "-put", data.toString(), "/corpus");
         assertEquals(0, put.exit(), "the corpus's files go into HDFS:\n" + put.output());
-        List<String> script = new ArrayList<>(checkedQueries(CHECKED_ON_MR));
+        assertEquals(CORPUS_ACROSS_HOSTS.size(), corpusQueries().size() + corpusWrites().size(),
+                "every entry of CORPUS_ACROSS_HOSTS is one of the corpus's");
+        writeUdfJar();
+        List<String> script = new ArrayList<>(List.of(ADD_UDF.split("; ")));
+        script.addAll(checkedQueries(CHECKED_ON_MR));
         script.addAll(QueryCorpus.tables(URI.create(SimulatedCluster.HDFS + "/corpus")));
         script.addAll(corpusScript("mr"));
         mr = cluster.hiveScript("mr-answers", "mr", QueryCorpus.SETTINGS, Map.of(), script);
         mrSections = sections(mr.rows());
+    }
+
+    /** UDF_JAR on the Hive host (dmp1) only. */
+    private void writeUdfJar() throws Exception {
+        Path jar = cluster.logs().resolve("shout-udf.jar");
+        String entry = Shout.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                InputStream in = Shout.class.getClassLoader().getResourceAsStream(entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            in.transferTo(out);
+        }
+        Result copy = cluster.exec("udf-copy", "dmp1", "cp", jar.toString(), UDF_JAR);
+        assertEquals(0, copy.exit(), copy.output());
     }
 
     /** QUERIES (of CHECKED_ON_MR), each after its section lines. */
@@ -430,17 +470,7 @@ class ClusterSimIT {
     /** The jar is in the Hive host's private /tmp: the ranks on the other hosts can only get it through MPI. */
     @Test
     void aUdfFromAJarOnlyTheHiveHostHasRunsOnEveryHost() throws Exception {
-        Path jar = cluster.logs().resolve("shout-udf.jar");
-        String entry = Shout.class.getName().replace('.', '/') + ".class";
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-                InputStream in = Shout.class.getClassLoader().getResourceAsStream(entry)) {
-            out.putNextEntry(new JarEntry(entry));
-            in.transferTo(out);
-        }
-        Result copy = cluster.exec("udf-copy", "dmp1", "cp", jar.toString(), "/tmp/shout-udf.jar");
-        assertEquals(0, copy.exit(), copy.output());
-        String udf = "ADD JAR /tmp/shout-udf.jar; CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'; ";
-        assertSameOutputAsMr("udf", udf + "SELECT shout(page), count(*) FROM visits GROUP BY shout(page);");
+        assertSameRowsAsMr("udf", ADD_UDF + ";", UDF_QUERY);
         for (int host = 2; host <= HOSTS; host++) {
             Result added = cluster.exec("udf-dmp" + host, "dmp" + host, "bash", "-c",
                     "grep -l 'Added jars' logs/job_*/rank-*.log");
@@ -459,21 +489,20 @@ class ClusterSimIT {
      */
     @Test
     void oTasksGoToTheHostsThatHoldTheirBlocks() throws Exception {
-        Result written = cluster.hive("locality-table", "SET dfs.replication=1; SET mapreduce.job.reduces=" + RANKS
+        // One session: the table written (its settings then reset), then scanned in both shapes.
+        String scan = LOCALITY_SCAN.replace("FROM visits", "FROM spread") + ";";
+        Result datampi = cluster.hive("locality", "SET dfs.replication=1; SET mapreduce.job.reduces=" + RANKS
                 + "; DROP TABLE IF EXISTS spread; CREATE TABLE spread STORED AS ORC AS SELECT * FROM visits "
-                + "DISTRIBUTE BY id;");
-        assertEquals(0, written.exit(), written.output());
+                + "DISTRIBUTE BY id; RESET; SET hive.execution.engine=datampi; "
+                + "SET hive.input.format=org.apache.hadoop.hive.ql.io.HiveInputFormat; SET tez.grouping.min-size=1; "
+                + "SET tez.grouping.max-size=1; SET hive.datampi.locality.wait=120; SET hive.datampi.plan=dag; " + scan
+                + "SET hive.datampi.plan=mapreduce; " + scan);
         Result replicas = cluster.run("locality-replicas", "bin/cluster-sim", "hdfs", "dfs", "-stat", "%r %n",
                 "/warehouse*/spread/*");
         assertEquals(Collections.nCopies(RANKS, "1"), replicas.output().lines().filter(line -> line.matches(
                 "\\d+ \\d+_\\d+")).map(line -> line.split(" ")[0]).toList(),
-                "one file per reduce task, each of one replica:\n" + replicas.output());
-        String scan = LOCALITY_SCAN.replace("FROM visits", "FROM spread") + ";";
-        Result datampi = cluster.hive("locality", "SET hive.input.format=org.apache.hadoop.hive.ql.io."
-                + "HiveInputFormat; SET tez.grouping.min-size=1; SET tez.grouping.max-size=1; "
-                + "SET hive.datampi.locality.wait=120; "
-                + "SET hive.datampi.plan=dag; " + scan + "SET hive.datampi.plan=mapreduce; " + scan);
-        assertEquals(0, datampi.exit(), "the scans on datampi:\n" + datampi.output());
+                "one file per reduce task, each of one replica:\n" + replicas.output() + "\n" + datampi.output());
+        assertEquals(0, datampi.exit(), "the table and the scans on datampi:\n" + datampi.output());
         assertTrue(datampi.output().contains("job_datampi"), "datampi stages ran:\n" + datampi.output());
         List<String> expected = new ArrayList<>(mrRows(LOCALITY_SCAN));
         expected.addAll(mrRows(LOCALITY_SCAN));
@@ -488,12 +517,12 @@ class ClusterSimIT {
     }
 
     /**
-     * The engine's query corpus (QueryCorpus: joins of every kind, map joins included, ORDER BY over a sampled
-     * partition file, windows, CTAS, INSERT OVERWRITE, dynamic partitions, multi-insert) on six ranks over three
-     * hosts, over tables in HDFS, equal to Hive on MR over the same tables. Every rank records the files it reads and
-     * writes (JFR's FileRead and FileWrite events, at any duration): none is in the Hive host's private state
-     * directory, where Hive keeps its metastore, local scratch directory and downloaded resources, and none read a
-     * file in /tmp outside the directories the ranks made there.
+     * The engine's query corpus, its entries of CORPUS_ACROSS_HOSTS (map joins, ORDER BY over a sampled partition
+     * file, CTAS, INSERT OVERWRITE, dynamic partitions, multi-insert) on six ranks over three hosts, over tables in
+     * HDFS, equal to Hive on MR over the same tables. Every rank records the files it reads and writes (JFR's
+     * FileRead and FileWrite events, at any duration): none is in the Hive host's private state directory, where Hive
+     * keeps its metastore, local scratch directory and downloaded resources, and none read a file in /tmp outside the
+     * directories the ranks made there.
      */
     @Test
     void theQueryCorpusEqualsMapReduceAndNoRankTouchesTheHiveHostsFiles() throws Exception {
@@ -509,7 +538,7 @@ class ClusterSimIT {
         assertEquals(0, datampi.exit(), "the corpus on datampi:\n" + SimulatedCluster.tail(datampi.console()));
         long datampiJobs = Pattern.compile("job_datampi\\w+").matcher(datampi.console()).results()
                 .map(MatchResult::group).distinct().count();
-        assertTrue(datampiJobs >= QueryCorpus.queries().size(), "every query ran datampi stages: " + datampiJobs);
+        assertTrue(datampiJobs >= corpusQueries().size(), "every query ran datampi stages: " + datampiJobs);
 
         assertEquals(0, mr.exit(), "the corpus on MR:\n" + SimulatedCluster.tail(mr.console()));
         Map<String, List<String>> expected = new LinkedHashMap<>(mrSections);
@@ -517,7 +546,7 @@ class ClusterSimIT {
         Map<String, List<String>> actual = sections(datampi.rows());
         assertEquals(expected.keySet(), actual.keySet(), "both engines ran every section");
         List<String> wrong = new ArrayList<>();
-        for (QueryCorpus.Query query : QueryCorpus.queries()) {
+        for (QueryCorpus.Query query : corpusQueries()) {
             List<String> rows = expected.get(query.name());
             assertFalse(rows.isEmpty(), "MR returns rows for " + query);
             boolean equal = query.ordered() ? rows.equals(actual.get(query.name()))
@@ -548,12 +577,12 @@ class ClusterSimIT {
      */
     private static List<String> corpusScript(String engine) {
         List<String> script = new ArrayList<>();
-        for (QueryCorpus.Query query : QueryCorpus.queries()) {
+        for (QueryCorpus.Query query : corpusQueries()) {
             script.addAll(List.of("RESET", "SET hive.execution.engine=" + engine, "SET " + SECTION + "=" + query.name(),
                     "SET " + SECTION));
             script.addAll(query.statements());
         }
-        for (QueryCorpus.Write write : QueryCorpus.writes()) {
+        for (QueryCorpus.Write write : corpusWrites()) {
             script.addAll(List.of("RESET", "SET hive.execution.engine=" + engine));
             script.addAll(write.statementsFor(engine));
             List<String> checks = write.checksFor(engine);
@@ -563,6 +592,14 @@ class ClusterSimIT {
             }
         }
         return script;
+    }
+
+    private static List<QueryCorpus.Query> corpusQueries() {
+        return QueryCorpus.queries().stream().filter(query -> CORPUS_ACROSS_HOSTS.contains(query.name())).toList();
+    }
+
+    private static List<QueryCorpus.Write> corpusWrites() {
+        return QueryCorpus.writes().stream().filter(write -> CORPUS_ACROSS_HOSTS.contains(write.name())).toList();
     }
 
     /** A script's stdout cut at its section lines: each section's rows by its name. */
@@ -643,19 +680,6 @@ class ClusterSimIT {
             assertEquals(ordered(query) ? expected : sorted(expected), ordered(query) ? actual : sorted(actual),
                     "datampi's rows of " + query + " equal MR's");
         }
-        return datampi;
-    }
-
-    /** Runs the statements on datampi and on MR in sessions of their own; both succeed with the same rows. */
-    private Result assertSameOutputAsMr(String name, String statements) throws Exception {
-        Result datampi = cluster.hive(name + "-datampi", statements);
-        assertEquals(0, datampi.exit(), "Hive on datampi on the cluster:\n" + datampi.output());
-        assertTrue(datampi.output().contains("job_datampi"), "a datampi stage ran:\n" + datampi.output());
-        Result mr = cluster.hiveOnMr(name + "-mr", statements);
-        assertEquals(0, mr.exit(), "Hive on MR on the cluster:\n" + mr.output());
-        List<String> expected = rows(mr.output());
-        assertFalse(expected.isEmpty(), "MR returned rows:\n" + mr.output());
-        assertEquals(sorted(expected), sorted(rows(datampi.output())), "datampi's rows equal MR's");
         return datampi;
     }
 

@@ -87,20 +87,10 @@ final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * HiveQL on Hive's MapReduce engine, in Hadoop's local runner on dmp1, over the same HDFS tables: the independent
-     * engine. The local runner wants its staging directory on the local file system.
-     */
-    Result hiveOnMr(String name, String sql) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("bin/cluster-sim", "hive"));
-        command.addAll(MR_SETTINGS);
-        command.addAll(List.of("-e", "SET hive.execution.engine=mr; " + sql));
-        return run(name, command.toArray(String[]::new));
-    }
-
-    /**
-     * A HiveQL script on dmp1 against the cluster on ENGINE (datampi, or mr as in hiveOnMr), with SETTINGS given as
-     * --hiveconf and ENVIRONMENT added to the session's (and so its ranks'). Result rows (stdout) are kept apart from
-     * the console (stderr): NAME.out and NAME.log.
+     * A HiveQL script on dmp1 against the cluster on ENGINE (datampi, or mr: Hive's MapReduce engine in Hadoop's local
+     * runner on dmp1 over the same HDFS tables, the independent engine), with SETTINGS given as --hiveconf and
+     * ENVIRONMENT added to the session's (and so its ranks'). Result rows (stdout) are kept apart from the console
+     * (stderr): NAME.out and NAME.log.
      */
     Script hiveScript(String name, String engine, Map<String, String> settings, Map<String, String> environment,
             List<String> statements) throws IOException, InterruptedException {
