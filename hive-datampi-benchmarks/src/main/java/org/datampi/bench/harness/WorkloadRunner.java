@@ -174,7 +174,7 @@ public final class WorkloadRunner {
         // In the workloads' order, as a run from scratch writes it: kept runs of a failed run come before its reruns.
         List<String> written = Files.readAllLines(timings, StandardCharsets.UTF_8);
         List<String> ordered = new ArrayList<>(List.of(Timing.CSV_HEADER));
-        ordered.addAll(keptRuns(written, workloads, runs, true));
+        ordered.addAll(inWorkloadOrder(written, workloads));
         Files.write(timings, ordered, StandardCharsets.UTF_8);
         return failures;
     }
@@ -185,11 +185,30 @@ public final class WorkloadRunner {
      * short by a kill is not a run.
      */
     static List<String> keptRuns(List<String> lines, List<Workload> workloads, int runs) {
-        return keptRuns(lines, workloads, runs, false);
+        Map<String, List<Timing>> byWorkload = timingsByWorkload(lines);
+        List<String> kept = new ArrayList<>();
+        for (Workload workload : workloads) {
+            List<Timing> done = byWorkload.getOrDefault(workload.name(), List.of());
+            Set<Integer> okRuns = done.stream().filter(Timing::ok).map(Timing::run).collect(Collectors.toSet());
+            if (done.size() == runs && okRuns.size() == runs) {
+                done.forEach(timing -> kept.add(timing.toCsv()));
+            }
+        }
+        return kept;
     }
 
-    /** As {@link #keptRuns(List, List, int)}, or with FAILED_TOO every run of the workloads, in their order. */
-    private static List<String> keptRuns(List<String> lines, List<Workload> workloads, int runs, boolean failedToo) {
+    /** Every run of a timings.csv's LINES, those of each of WORKLOADS together, in the workloads' order. */
+    private static List<String> inWorkloadOrder(List<String> lines, List<Workload> workloads) {
+        Map<String, List<Timing>> byWorkload = timingsByWorkload(lines);
+        List<String> ordered = new ArrayList<>();
+        for (Workload workload : workloads) {
+            byWorkload.getOrDefault(workload.name(), List.of()).forEach(timing -> ordered.add(timing.toCsv()));
+        }
+        return ordered;
+    }
+
+    /** A timings.csv's LINES (its header first) by workload. A line cut short by a kill is not a run. */
+    private static Map<String, List<Timing>> timingsByWorkload(List<String> lines) {
         Map<String, List<Timing>> byWorkload = new LinkedHashMap<>();
         for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
             try {
@@ -199,15 +218,7 @@ public final class WorkloadRunner {
                 // A partial last line (NumberFormatException is one): skipped.
             }
         }
-        List<String> kept = new ArrayList<>();
-        for (Workload workload : workloads) {
-            List<Timing> done = byWorkload.getOrDefault(workload.name(), List.of());
-            Set<Integer> okRuns = done.stream().filter(Timing::ok).map(Timing::run).collect(Collectors.toSet());
-            if (failedToo || done.size() == runs && okRuns.size() == runs) {
-                done.forEach(timing -> kept.add(timing.toCsv()));
-            }
-        }
-        return kept;
+        return byWorkload;
     }
 
     /**
