@@ -100,12 +100,6 @@ class ClusterFailureIT {
         insert.destroyForcibly();
     }
 
-    /** The result rows in a session's output: the lines with a tab, but for the console's timestamped ones. */
-    private static List<String> rows(Result result) {
-        return result.output().lines().filter(line -> line.contains("\t") && !line.matches("\\d{4}-\\d\\d-\\d\\d .*"))
-                .toList();
-    }
-
     /**
      * In the middle of the stage: Hive prints its 0% line when it first polls the job, which may be before the ranks
      * are up (a launch across hosts takes seconds): the fault waits for dmp3's ranks.
@@ -168,7 +162,8 @@ class ClusterFailureIT {
         Files.writeString(twoHosts, "dmp1 slots=2\ndmp2 slots=2\n");
         Result next = cluster.hive("next-" + fault.replace(' ', '-'), "SELECT * FROM target; "
                 + "SET hive.datampi.hostfile=" + twoHosts + "; SELECT count(DISTINCT page) FROM visits;");
-        assertEquals(List.of("before\t0"), rows(next), "the target table keeps its rows:\n" + next.output());
+        assertEquals(List.of("before\t0"), SimulatedCluster.rows(next.output()),
+                "the target table keeps its rows:\n" + next.output());
         assertEquals(0, next.exit(), "the next query runs on the other hosts:\n" + next.output());
         assertTrue(next.output().lines().anyMatch(line -> line.equals("97")), next.output());
     }

@@ -1,5 +1,6 @@
 package org.datampi.bench.it;
 
+import static org.datampi.bench.it.SimulatedCluster.rows;
 import static org.datampi.hive.it.QueryCorpus.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -685,14 +686,4 @@ class ClusterSimIT {
         }
         return datampi;
     }
-
-    /**
-     * The result rows in a session's output: the lines with a tab (Hive's CLI separates columns with tabs), but for the
-     * console's timestamped lines and Hive's own "Time taken to move files:\t..." of a write.
-     */
-    private static List<String> rows(String output) {
-        return output.lines().filter(line -> line.contains("\t") && !line.matches("^\\d{4}-\\d\\d-\\d\\d.*")
-                && !line.startsWith("Time taken")).toList();
-    }
-
 }

@@ -256,6 +256,15 @@ final class SimulatedCluster implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * The result rows in a Hive session's output: the lines with a tab (Hive's CLI separates columns with tabs), but
+     * for the console's timestamped lines and Hive's own "Time taken to move files:\t..." of a write.
+     */
+    static List<String> rows(String output) {
+        return output.lines().filter(line -> line.contains("\t") && !line.matches("\\d{4}-\\d\\d-\\d\\d.*")
+                && !line.startsWith("Time taken")).toList();
+    }
+
     static String tail(String text) {
         return text.substring(Math.max(0, text.length() - 6000));
     }
