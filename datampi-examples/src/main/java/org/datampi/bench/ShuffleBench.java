@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.apache.hadoop.fs.FileUtil;
+import org.datampi.shuffle.ShuffleSettings;
 
 /**
  * bin/shuffle-bench: moves the same generated pairs through datampi-shuffle, through Hadoop MapReduce's shuffle and
@@ -73,7 +74,8 @@ public final class ShuffleBench {
 
         Run raw = run("raw", List.of(home.resolve("bin/mpidrun").toString(), "--plain-mpi", "-np", "" + procs,
                 "--heap", heap, "-jar", examplesJar.toString(), RawAllToAll.class.getName(), "" + ours.bytes,
-                "262144"));
+                // messages the size of the shuffle's blocks, so that the floor is MPI's for the same messages
+                String.valueOf(ShuffleSettings.DEFAULT_BLOCK_SIZE)));
         double rawSeconds = raw.lines("raw").stream().mapToLong(l -> l.getLong("nanos")).max().orElseThrow() / 1e9;
         long rawBytes = raw.lines("raw").stream().mapToLong(l -> l.getLong("bytes")).sum();
         long rawPeak = raw.lines("raw").stream().mapToLong(l -> l.getLong("peakRss")).sum();

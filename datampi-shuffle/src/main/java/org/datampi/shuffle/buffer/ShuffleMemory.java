@@ -6,8 +6,8 @@ package org.datampi.shuffle.buffer;
  * <ul>
  * <li>sending, a quarter: the blocks the rank's tasks fill, one per partition of each edge they send on. A task's
  * {@link SendPartitionList} reserves before it grows a block and releases what it drops; when the share is used up it
- * sends its fullest block early rather than grow (with 2,000 A tasks, 2,000 full blocks of 256 KB would otherwise be
- * 500 MB per task). A list that holds nothing is always granted its one block, so that a pair larger than the share
+ * sends its fullest block early rather than grow (with 2,000 A tasks, 2,000 full blocks of 1 MB would otherwise be
+ * 2 GB per task). A list that holds nothing is always granted its one block, so that a pair larger than the share
  * still goes out: the share is exceeded by at most one block per list.</li>
  * <li>receiving, the rest: the sorted runs received for the rank's A tasks, this stage's and later ones'. They are in
  * the heap once received, so their reservation cannot be refused; over the share the {@link ReceiveBufferManager}

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileUtil;
+import org.datampi.shuffle.ShuffleSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.TestInstance;
 class ShuffleMemoryIT {
     private static final String JOIN = "SELECT d.name, count(*), sum(f.id), max(f.payload) FROM facts f JOIN dims d "
             + "ON f.k = d.k GROUP BY d.name;";
-    private static final long BLOCK_SIZE = 256 * 1024;
+    private static final long BLOCK_SIZE = ShuffleSettings.DEFAULT_BLOCK_SIZE;
     private static final Pattern RANK_LOGS = Pattern.compile("datampi: rank logs in (\\S+)");
     private static final Pattern MEMORY = Pattern.compile("peak send blocks (\\d+) of (\\d+) bytes, "
             + "peak receive cache (\\d+) of (\\d+) bytes");
