@@ -15,6 +15,7 @@ import org.datampi.bench.ShuffleBench.BenchLine;
 import org.datampi.bench.ShuffleBench.Digest;
 import org.datampi.bench.ShuffleBench.Run;
 import org.datampi.runtime.ProcessMemory;
+import org.datampi.shuffle.ShuffleSettings;
 
 /**
  * bin/shuffle-bench --cluster: the shuffle between ranks on two simulated hosts (bin/cluster-sim, one rank each,
@@ -42,7 +43,8 @@ final class ClusterShuffleBench {
      * five times and merge), so that Hadoop's row is its best case.
      */
     private static final int HADOOP_SORT_MB = 800;
-    private static final int RAW_BLOCK_BYTES = 262_144;
+    /** The raw all-to-all's messages: the size of the shuffle's blocks, so that its floor is MPI's for the same. */
+    private static final int RAW_BLOCK_BYTES = ShuffleSettings.DEFAULT_BLOCK_SIZE;
 
     private final Path home;
     private final Path examplesJar;

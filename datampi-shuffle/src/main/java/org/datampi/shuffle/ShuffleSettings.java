@@ -55,6 +55,8 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
     public static final int DEFAULT_LOCALITY_WAIT = 3;
     private static final int MIN_BLOCK_SIZE = 4 * 1024;
     private static final int MAX_BLOCK_SIZE = 64 * 1024 * 1024;
+    /** What {@link #BLOCK_SIZE} accepts, for the messages that refuse another value. */
+    public static final String BLOCK_SIZE_ACCEPTED = "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE;
 
     public ShuffleSettings {
         requireNonNull(codec, "codec is null");
@@ -65,9 +67,8 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
         if (sendQueue < 1) {
             throw invalid(SEND_QUEUE, String.valueOf(sendQueue), "an integer >= 1, e.g. 6");
         }
-        if (blockSize < MIN_BLOCK_SIZE || blockSize > MAX_BLOCK_SIZE) {
-            throw invalid(BLOCK_SIZE, String.valueOf(blockSize),
-                    "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE);
+        if (!validBlockSize(blockSize)) {
+            throw invalid(BLOCK_SIZE, String.valueOf(blockSize), BLOCK_SIZE_ACCEPTED);
         }
         if (livenessTimeoutSeconds < 2) {
             throw invalid(LIVENESS_TIMEOUT, String.valueOf(livenessTimeoutSeconds), "seconds >= 2, e.g. 15");
@@ -88,9 +89,8 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
                         "a number in (0, 1], e.g. 0.4"),
                 parse(lookup, SEND_QUEUE, DEFAULT_SEND_QUEUE, Integer::valueOf, v -> v >= 1,
                         "an integer >= 1, e.g. 6"),
-                parse(lookup, BLOCK_SIZE, DEFAULT_BLOCK_SIZE, Integer::valueOf,
-                        v -> v >= MIN_BLOCK_SIZE && v <= MAX_BLOCK_SIZE,
-                        "bytes between " + MIN_BLOCK_SIZE + " and " + MAX_BLOCK_SIZE),
+                parse(lookup, BLOCK_SIZE, DEFAULT_BLOCK_SIZE, Integer::valueOf, ShuffleSettings::validBlockSize,
+                        BLOCK_SIZE_ACCEPTED),
                 parse(lookup, COMPRESSION, BlockCodec.NONE, v -> BlockCodec.valueOf(v.toUpperCase(Locale.ROOT)),
                         v -> true, "one of none, lz4, zstd"),
                 localDir == null || localDir.isBlank() ? defaultLocalDir : Path.of(localDir),
@@ -104,6 +104,11 @@ public record ShuffleSettings(double memUsedPercent, int sendQueue, int blockSiz
 
     public static ShuffleSettings fromSystemProperties() {
         return from(System::getProperty, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** Whether {@link #BLOCK_SIZE} accepts this many bytes per send block. */
+    public static boolean validBlockSize(int bytes) {
+        return bytes >= MIN_BLOCK_SIZE && bytes <= MAX_BLOCK_SIZE;
     }
 
     /** The shuffle's memory budget in bytes, its share of this process's heap. */

@@ -73,11 +73,15 @@ final class StageLaunch {
         if (job.get(DataMPISettings.SEND_QUEUE) != null) {
             command.addAll(List.of("-D", "mpid.sendqueue=" + job.get(DataMPISettings.SEND_QUEUE).trim()));
         }
-        // Only a wait other than the ranks' default: an explicit 3 (or a blank) must not make the launch differ
-        // from the default's and replace a warm group for nothing.
+        // Only a wait or a block size other than the ranks' default: an explicit default (or a blank) must not make
+        // the launch differ from the default's and replace a warm group for nothing.
         int localityWait = DataMPISettings.localityWaitSeconds(job);
         if (localityWait != ShuffleSettings.DEFAULT_LOCALITY_WAIT) {
             command.addAll(List.of("-D", ShuffleSettings.LOCALITY_WAIT + "=" + localityWait));
+        }
+        int blockSize = DataMPISettings.blockSize(job);
+        if (blockSize != ShuffleSettings.DEFAULT_BLOCK_SIZE) {
+            command.addAll(List.of("-D", ShuffleSettings.BLOCK_SIZE + "=" + blockSize));
         }
         command.addAll(List.of("--classpath", engineClasspath(home), "-jar", engineJar().toString()));
         return new GroupLaunch(command, placement.acrossHosts());

@@ -30,6 +30,11 @@ public final class DataMPISettings {
     /** Send blocks queued or in flight per rank (6). */
     public static final String SEND_QUEUE = "hive.datampi.sendqueue";
     /**
+     * Bytes of pairs per send block of a partition (mpid.block.size, 1 MB). A launch setting of the group: a stage that
+     * sets another value than the warm group's starts a group with its own.
+     */
+    public static final String BLOCK_SIZE = "hive.datampi.block.size";
+    /**
      * Seconds rank 0 holds a task that reads a split for the ranks on the split's hosts after the stage's first
      * request, while one of them has not asked yet (3; 0: not at all): Spark's spark.locality.wait. A launch setting
      * of the group (mpid.locality.wait): a stage that sets another value than the warm group's starts a group with
@@ -103,8 +108,8 @@ public final class DataMPISettings {
     private static final long SMALLEST_DEFAULT_HEAP_MB = 512;
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
 
-    public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, PROCESSES, HEAP,
-            HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT,
+    public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, BLOCK_SIZE, PROCESSES,
+            HEAP, HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT,
             CANCEL_GRACE, STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
@@ -179,6 +184,7 @@ public final class DataMPISettings {
             case PARALLELISM -> Parallelism.of(conf);
             case MEM_USED_PERCENT -> fraction(conf, MEM_USED_PERCENT, 0.4);
             case SEND_QUEUE -> atLeast(conf, SEND_QUEUE, 6, 1, "a positive number of blocks");
+            case BLOCK_SIZE -> blockSize(conf);
             case PROCESSES -> atLeast(conf, PROCESSES, 1, 1, "a positive number of ranks");
             case HEAP, HEAP_MAX -> heapMegabytes(conf);
             case MPI -> mpi(conf);
@@ -338,6 +344,20 @@ public final class DataMPISettings {
     public static int localityWaitSeconds(Configuration conf) {
         return atLeast(conf, LOCALITY_WAIT, ShuffleSettings.DEFAULT_LOCALITY_WAIT, 0,
                 "0 (no wait) or a positive number of seconds");
+    }
+
+    /** Bytes per send block ({@link #BLOCK_SIZE}, 1 MB), within what the ranks' mpid.block.size accepts, strictly. */
+    public static int blockSize(Configuration conf) {
+        String value = valueOf(conf, BLOCK_SIZE, String.valueOf(ShuffleSettings.DEFAULT_BLOCK_SIZE));
+        try {
+            int bytes = Integer.parseInt(value);
+            if (ShuffleSettings.validBlockSize(bytes)) {
+                return bytes;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw ShuffleSettings.invalid(BLOCK_SIZE, value, ShuffleSettings.BLOCK_SIZE_ACCEPTED);
     }
 
     /** How many times a stage that lost a rank runs again ({@link #STAGE_RETRIES}, 1): 0 or more, strictly. */

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.datampi.hive.conf.DataMPISettings.PlanShape;
 import org.datampi.runtime.Placement;
+import org.datampi.shuffle.ShuffleSettings;
 import org.junit.jupiter.api.Test;
 
 class DataMPISettingsTest {
@@ -69,6 +70,7 @@ class DataMPISettingsTest {
                 Map.entry(DataMPISettings.PARALLELISM, "maximal"),
                 Map.entry(DataMPISettings.MEM_USED_PERCENT, "0"),
                 Map.entry(DataMPISettings.SEND_QUEUE, "-2"),
+                Map.entry(DataMPISettings.BLOCK_SIZE, "1024"),
                 Map.entry(DataMPISettings.PROCESSES, "many"),
                 Map.entry(DataMPISettings.HEAP, "2 GB"),
                 Map.entry(DataMPISettings.HEAP_MAX, "lots"),
@@ -110,6 +112,20 @@ class DataMPISettingsTest {
         assertEquals(2048, DataMPISettings.heapMegabytes(conf));
         assertEquals(1, DataMPISettings.stageRetries(conf));
         assertEquals(PlanShape.DAG, PlanShape.of(conf));
+        assertEquals(ShuffleSettings.DEFAULT_BLOCK_SIZE, DataMPISettings.blockSize(conf));
+    }
+
+    /** The ranks' own rule for a block's size, named by the Hive setting (a session finds out at its SET). */
+    @Test
+    void aBlockSizeTheRanksWouldRefuseIsRefusedNamingTheHiveSetting() {
+        Configuration conf = new Configuration(false);
+        conf.set(DataMPISettings.BLOCK_SIZE, "262144");
+        assertEquals(262_144, DataMPISettings.blockSize(conf));
+        conf.set(DataMPISettings.BLOCK_SIZE, String.valueOf(128 << 20));
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.blockSize(conf));
+        assertEquals("Invalid value '134217728' for hive.datampi.block.size: expected "
+                + ShuffleSettings.BLOCK_SIZE_ACCEPTED, error.getMessage());
     }
 
     @Test
