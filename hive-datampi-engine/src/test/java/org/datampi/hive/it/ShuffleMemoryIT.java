@@ -92,6 +92,8 @@ class ShuffleMemoryIT {
         try (Stream<Path> files = Files.list(Path.of(logs.group(1)))) {
             for (Path log : files.filter(p -> p.getFileName().toString().matches("rank-\\d+\\.log")).toList()) {
                 String rankLog = Files.readString(log);
+                assertTrue(rankLog.contains("blockSize=" + BLOCK_SIZE + ","),
+                        "the session's hive.datampi.block.size reached the ranks: " + log);
                 Matcher sent = SENT.matcher(rankLog);
                 while (sent.find()) {
                     bytesSent += Long.parseLong(sent.group(2));
