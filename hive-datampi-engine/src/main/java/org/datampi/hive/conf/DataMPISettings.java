@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -348,16 +349,8 @@ public final class DataMPISettings {
 
     /** Bytes per send block ({@link #BLOCK_SIZE}, 1 MB), within what the ranks' mpid.block.size accepts, strictly. */
     public static int blockSize(Configuration conf) {
-        String value = valueOf(conf, BLOCK_SIZE, String.valueOf(ShuffleSettings.DEFAULT_BLOCK_SIZE));
-        try {
-            int bytes = Integer.parseInt(value);
-            if (ShuffleSettings.validBlockSize(bytes)) {
-                return bytes;
-            }
-        } catch (NumberFormatException e) {
-            // Named below.
-        }
-        throw ShuffleSettings.invalid(BLOCK_SIZE, value, ShuffleSettings.BLOCK_SIZE_ACCEPTED);
+        return integer(conf, BLOCK_SIZE, ShuffleSettings.DEFAULT_BLOCK_SIZE, ShuffleSettings::validBlockSize,
+                ShuffleSettings.BLOCK_SIZE_ACCEPTED);
     }
 
     /** How many times a stage that lost a rank runs again ({@link #STAGE_RETRIES}, 1): 0 or more, strictly. */
@@ -372,10 +365,15 @@ public final class DataMPISettings {
 
     /** An integer of at least MIN, strictly: anything else is refused, naming the key and what EXPECTED says. */
     private static int atLeast(Configuration conf, String key, int defaultValue, int min, String expected) {
+        return integer(conf, key, defaultValue, number -> number >= min, expected);
+    }
+
+    /** An integer setting that VALID accepts, strictly: another value is refused naming the key and EXPECTED. */
+    private static int integer(Configuration conf, String key, int defaultValue, IntPredicate valid, String expected) {
         String value = valueOf(conf, key, String.valueOf(defaultValue));
         try {
             int number = Integer.parseInt(value);
-            if (number >= min) {
+            if (valid.test(number)) {
                 return number;
             }
         } catch (NumberFormatException e) {
