@@ -1,8 +1,8 @@
 package org.datampi.hive.client;
 
-import java.util.ArrayDeque;
+import static java.util.Objects.requireNonNull;
+
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -23,20 +23,28 @@ import org.datampi.hive.conf.DataMPISettings;
  *
  * <p>At most {@link DataMPISettings#GROUPS_MAX} groups run at once, warm or not, counted until their processes have
  * ended: a stage that finds them all busy waits until one is free, the stage is stopped (the caller's condition, or
- * Ctrl-C through Hive's interrupt callbacks) or its deadline passes. Waiting stages get groups in the order they came,
- * whichever session they are of: only the first in the queue may take one, so no session's stage is passed over
- * again and again (HiveServer2's sessions share the groups), and a stage waits for the stages ahead of it, not for
- * chance. A group that finishes its job or ends wakes the queue at once ({@link RankPool}'s freed listener); the
- * waiting stages also wake every {@value #POLL_MILLIS} ms, to check whether they were stopped or are past their
- * deadline. The count is the first stage's own session's limit, which an administrator sets once for all sessions
- * (hive-site.xml, locked by hive.conf.restricted.list): a session that lowers it holds the queue to its own count
- * while its stage is first.
+ * Ctrl-C through Hive's interrupt callbacks) or its deadline passes. Waiting stages form one queue, whichever session
+ * they are of (HiveServer2's sessions share the groups), and only the first in it may take a group. The first is the
+ * smallest by Hive's estimate ({@link StageSize}; stages of the same size, or of none, in the order they came), so
+ * that a short query waits for the stage that runs, not for every long one queued before it. A stage passed
+ * {@value #MOST_PASSES} times by stages that came after it is first whatever its size (the oldest such first), so
+ * that no stage waits for ever behind smaller ones. A group that finishes its job or ends wakes the queue at once ({@link RankPool}'s
+ * freed listener); the waiting stages also wake every {@value #POLL_MILLIS} ms, to check whether they were stopped or
+ * are past their deadline. The count is the first stage's own session's limit, which an administrator sets once for
+ * all sessions (hive-site.xml, locked by hive.conf.restricted.list): a session that lowers it holds the queue to its
+ * own count while its stage is first.
  */
 final class RankPools {
     private static final long POLL_MILLIS = 200;
+    /**
+     * How many stages that came later may take a group before a waiting stage, whatever its size: its wait is at most
+     * that many stages longer than first come, first served would make it.
+     */
+    static final int MOST_PASSES = 8;
     private static final List<RankPool> RUNNING = new ArrayList<>();
-    /** The stages waiting for a group, first come first: each its own ticket, the first the one that may take one. */
-    private static final Deque<Object> QUEUE = new ArrayDeque<>();
+    /** The stages waiting for a group, in the order they came ({@link #first} says which may take one). */
+    private static final List<Waiting> QUEUE = new ArrayList<>();
+    private static long arrivals;
     // JVM-wide on purpose: the groups hold the hosts' cores and memory, which every session of this Hive JVM
     // (HiveServer2's many) shares, so the warm group and the count of groups belong to the JVM, not to a session.
     private static RankPool warm;
@@ -52,45 +60,49 @@ final class RankPools {
     }
 
     /**
-     * Gives the job to a group of ranks, waiting in the queue while MAX_GROUPS groups are busy or stages that came
-     * first wait: ON_WAIT is told once, with how many stages are ahead of this one, when the stage starts waiting;
-     * STOPPED is asked at every wake-up. Fails, naming the setting, when the stage is stopped or TIMEOUT_SECONDS pass
-     * first.
+     * Gives the job, of SIZE, to a group of ranks, waiting in the queue while MAX_GROUPS groups are busy or stages
+     * served before it wait: ON_WAIT is told once, with how many stages are ahead of this one, when the stage starts
+     * waiting; STOPPED is asked at every wake-up. Fails, naming the setting, when the stage is stopped or
+     * TIMEOUT_SECONDS pass first.
      */
     static MpidrunJob submit(GroupLaunch launch, boolean reuse, int maxGroups, String jobId,
-            List<String> jobArguments, IntConsumer onWait, BooleanSupplier stopped, long timeoutSeconds) {
-        return submit(launch, reuse, maxGroups, jobId, jobArguments, onWait, stopped, timeoutSeconds, POLL_MILLIS);
+            List<String> jobArguments, StageSize size, IntConsumer onWait, BooleanSupplier stopped,
+            long timeoutSeconds) {
+        return submit(launch, reuse, maxGroups, jobId, jobArguments, size, onWait, stopped, timeoutSeconds,
+                POLL_MILLIS);
     }
 
     /** The same, the waiting stages' own wake-up every POLL_MILLIS (a test's long one shows the groups wake them). */
     static MpidrunJob submit(GroupLaunch launch, boolean reuse, int maxGroups, String jobId,
-            List<String> jobArguments, IntConsumer onWait, BooleanSupplier stopped, long timeoutSeconds,
-            long pollMillis) {
+            List<String> jobArguments, StageSize size, IntConsumer onWait, BooleanSupplier stopped,
+            long timeoutSeconds, long pollMillis) {
+        requireNonNull(size, "size is null");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         AtomicBoolean interrupted = new AtomicBoolean();
         HiveInterruptCallback interrupt = () -> interrupted.set(true);
-        Object ticket = new Object();
         String busy = allBusy(maxGroups);
         boolean waiting = false;
         try {
             synchronized (RankPools.class) {
-                QUEUE.addLast(ticket);
+                Waiting ticket = new Waiting(arrivals++, size);
+                QUEUE.add(ticket);
                 try {
                     while (true) {
                         if (stopped.getAsBoolean() || interrupted.get() || Thread.currentThread().isInterrupted()) {
                             throw new IllegalStateException("datampi: job " + jobId + " was stopped while it waited "
                                     + "for a free group of ranks: " + busy);
                         }
-                        if (QUEUE.peekFirst() == ticket) {
+                        if (first() == ticket) {
                             Optional<MpidrunJob> job = trySubmit(launch, reuse, maxGroups, jobId, jobArguments);
                             if (job.isPresent()) {
+                                passedBy(ticket);
                                 return job.get();
                             }
                         }
                         if (!waiting) {
                             waiting = true;
                             HiveInterruptUtils.add(interrupt);
-                            onWait.accept(QUEUE.size() - 1);
+                            onWait.accept(ahead(ticket));
                         }
                         if (System.nanoTime() - deadline > 0) {
                             throw new IllegalStateException("datampi: job " + jobId + " did not get a group of ranks "
@@ -112,6 +124,55 @@ final class RankPools {
         } finally {
             if (waiting) {
                 HiveInterruptUtils.remove(interrupt);
+            }
+        }
+    }
+
+    /** A waiting stage: when it came (the queue's count), its size, and how many that came later took a group first. */
+    private static final class Waiting {
+        private final long arrival;
+        private final StageSize size;
+        private int passes;
+
+        Waiting(long arrival, StageSize size) {
+            this.arrival = arrival;
+            this.size = size;
+        }
+
+        /** Whether this stage is served before OTHER. */
+        boolean before(Waiting other) {
+            boolean due = passes >= MOST_PASSES;
+            if (due != other.passes >= MOST_PASSES) {
+                return due;
+            }
+            if (!due && size.rows() != other.size.rows()) {
+                return size.rows() < other.size.rows();
+            }
+            return arrival < other.arrival;
+        }
+    }
+
+    /** The waiting stage that may take the next group. */
+    private static Waiting first() {
+        Waiting first = QUEUE.get(0);
+        for (Waiting waiting : QUEUE) {
+            if (waiting.before(first)) {
+                first = waiting;
+            }
+        }
+        return first;
+    }
+
+    /** How many waiting stages are served before TICKET as the queue stands. */
+    private static int ahead(Waiting ticket) {
+        return (int) QUEUE.stream().filter(waiting -> waiting != ticket && waiting.before(ticket)).count();
+    }
+
+    /** SERVED took a group: every stage that came before it and still waits was passed once more. */
+    private static void passedBy(Waiting served) {
+        for (Waiting waiting : QUEUE) {
+            if (waiting.arrival < served.arrival) {
+                waiting.passes++;
             }
         }
     }

@@ -3,6 +3,7 @@ package org.datampi.hive.client;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import org.apache.hadoop.hive.ql.plan.BaseWork;
 import org.apache.hadoop.mapred.JobConf;
 import org.datampi.hive.conf.JobPlan;
 import org.datampi.status.JobProgress;
@@ -31,14 +33,16 @@ public final class RanksJob {
     /**
      * Starts PROGRAM (a class of the ranks' programs, org.datampi.mpid.RankProgram) in the plan's O and A tasks; its
      * arguments are ARGUMENTS followed by the job's id. While every group of ranks is busy it waits, saying so with
-     * SAY (Hive's console), unless STOPPED holds (a cancelled stage).
+     * SAY (Hive's console), unless STOPPED holds (a cancelled stage); WORKS, the stage's Hive plan, tell the queue
+     * its size.
      */
-    public static RanksJob start(JobConf job, JobPlan plan, String program, List<String> arguments,
-            Consumer<String> say, BooleanSupplier stopped) {
+    public static RanksJob start(JobConf job, JobPlan plan, Collection<? extends BaseWork> works, String program,
+            List<String> arguments, Consumer<String> say, BooleanSupplier stopped) {
         String id = DataMPIJobRunner.newJobId().toString();
         List<String> withId = new ArrayList<>(arguments);
         withId.add(id);
-        return new RanksJob(id, StageLaunch.start(job, plan, id, program, withId, say, stopped));
+        return new RanksJob(id, StageLaunch.start(job, plan, StageSize.of(works), id, program, withId, say,
+                stopped));
     }
 
     public String id() {

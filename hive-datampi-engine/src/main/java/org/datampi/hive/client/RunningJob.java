@@ -51,8 +51,10 @@ final class RunningJob {
      */
     static RunningJob submit(JobID id, JobConf job, String submitDir, JobPlan plan, LogHelper console, String stage) {
         ConsoleRelay relay = new ConsoleRelay(console::printInfo);
-        return new RunningJob(id, job, submitDir, plan, stage, relay, stageWorks(job),
-                (attemptId, stopped) -> StageLaunch.start(job, plan, attemptId,
+        List<BaseWork> works = stageWorks(job);
+        StageSize size = StageSize.of(works);
+        return new RunningJob(id, job, submitDir, plan, stage, relay, works,
+                (attemptId, stopped) -> StageLaunch.start(job, plan, size, attemptId,
                         DataMPIHiveApplication.class.getName(), List.of(submitDir, id.toString()), relay, stopped));
     }
 

@@ -27,12 +27,12 @@ final class StageLaunch {
     /**
      * Gives a job to the session's ranks (warm or new, by hive.datampi.reuse.ranks): PROGRAM (a class of the ranks'
      * programs, org.datampi.mpid.RankProgram) with its ARGUMENTS, in O and A tasks by the plan, under the job's start
-     * and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), or stages that came
-     * first wait for one, the job waits, saying so with SAY (Hive's console), until STOPPED holds or the stage's
-     * deadline passes.
+     * and stage deadlines. While every group this JVM may run is busy (hive.datampi.groups.max), or stages served
+     * before it wait for one (by SIZE, as hive.datampi.queue.order says), the job waits, saying so with SAY (Hive's
+     * console), until STOPPED holds or the stage's deadline passes.
      */
-    static MpidrunJob start(JobConf job, JobPlan plan, String jobId, String program, List<String> arguments,
-            Consumer<String> say, BooleanSupplier stopped) {
+    static MpidrunJob start(JobConf job, JobPlan plan, StageSize size, String jobId, String program,
+            List<String> arguments, Consumer<String> say, BooleanSupplier stopped) {
         List<String> jobArguments = new ArrayList<>(List.of("--job-id", jobId, "-O", Integer.toString(plan.oTasks()),
                 "-A", Integer.toString(plan.aTasks()), program));
         jobArguments.addAll(arguments);
@@ -40,18 +40,25 @@ final class StageLaunch {
         long stageTimeout = DataMPISettings.stageTimeoutSeconds(job);
         int groups = DataMPISettings.groupsMax(job);
         Placement placement = Placement.of(job.getTrimmed(DataMPISettings.HOSTFILE, ""));
+        StageSize queuedAs = DataMPISettings.QueueOrder.of(job) == DataMPISettings.QueueOrder.SMALLEST
+                ? size : StageSize.UNKNOWN;
         MpidrunJob process = RankPools.submit(groupLaunch(job, plan, placement), reuseRanks(job), groups, jobId,
-                jobArguments, ahead -> say.accept(waits(jobId, groups, ahead)), stopped, stageTimeout);
+                jobArguments, queuedAs, ahead -> say.accept(waits(jobId, groups, ahead, queuedAs)), stopped,
+                stageTimeout);
         process.failUnlessStartedWithin(startTimeout, DataMPISettings.START_TIMEOUT + "=" + startTimeout
                 + (placement.acrossHosts() ? "; can every host be reached (" + placement.describe() + ")?" : ""));
         process.failUnlessEndedWithin(stageTimeout, DataMPISettings.STAGE_TIMEOUT + "=" + stageTimeout);
         return process;
     }
 
-    /** The console's line for a stage that waits for a group: why, and how many stages wait ahead of it. */
-    private static String waits(String jobId, int groups, int ahead) {
+    /**
+     * The console's line for a stage that waits for a group: why, how many stages wait ahead of it, and the size the
+     * queue ranks it by.
+     */
+    private static String waits(String jobId, int groups, int ahead, StageSize size) {
         return "datampi: job " + jobId + " waits for a free group of ranks: " + RankPools.allBusy(groups)
-                + (ahead == 0 ? "" : "; " + ahead + (ahead == 1 ? " stage waits" : " stages wait") + " ahead of it");
+                + (ahead == 0 ? "" : "; " + ahead + (ahead == 1 ? " stage waits" : " stages wait") + " ahead of it")
+                + (size.known() ? " (queued as " + size + " by Hive's estimate, smallest first)" : "");
     }
 
     /** mpidrun --serve with the stage's launch settings: stages with the same settings can share the ranks. */

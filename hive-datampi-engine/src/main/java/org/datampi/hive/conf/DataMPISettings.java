@@ -86,6 +86,13 @@ public final class DataMPISettings {
      */
     public static final String GROUPS_MAX = "hive.datampi.groups.max";
     /**
+     * The order in which stages waiting for a group get one: smallest (by Hive's estimate of the rows a stage reads and
+     * shuffles, so that short queries pass long ones, each stage passed at most a few times) or arrival (first come,
+     * first served). A stage of a session that asks for arrival is queued as one of unknown size: it never passes
+     * another. An administrator sets it in hive-site.xml with {@link #GROUPS_MAX}.
+     */
+    public static final String QUEUE_ORDER = "hive.datampi.queue.order";
+    /**
      * The plan shape: dag (Hive's Tez compiler: a DAG of vertices, docs/dag-mode.md; the default, the faster one) or
      * mapreduce (Hive's MapReduce compiler, the paper's O and A tasks).
      */
@@ -111,7 +118,8 @@ public final class DataMPISettings {
 
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, BLOCK_SIZE, PROCESSES,
             HEAP, HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT,
-            CANCEL_GRACE, STAGE_RETRIES, GROUPS_MAX, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY, CONCURRENT_VERTICES);
+            CANCEL_GRACE, STAGE_RETRIES, GROUPS_MAX, QUEUE_ORDER, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY,
+            CONCURRENT_VERTICES);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 
@@ -122,6 +130,16 @@ public final class DataMPISettings {
         /** The parallelism a configuration asks for, strictly: an unknown value is refused, naming the key. */
         public static Parallelism of(Configuration conf) {
             return choice(conf, PARALLELISM, DEFAULT, values());
+        }
+    }
+
+    /** The orders of the queue of stages waiting for a group ({@link #QUEUE_ORDER}). */
+    public enum QueueOrder {
+        SMALLEST, ARRIVAL;
+
+        /** The order a configuration asks for, strictly: an unknown value is refused, naming the key. */
+        public static QueueOrder of(Configuration conf) {
+            return choice(conf, QUEUE_ORDER, SMALLEST, values());
         }
     }
 
@@ -201,6 +219,7 @@ public final class DataMPISettings {
             case CANCEL_GRACE -> cancelGraceSeconds(conf);
             case STAGE_RETRIES -> stageRetries(conf);
             case GROUPS_MAX -> groupsMax(conf);
+            case QUEUE_ORDER -> QueueOrder.of(conf);
             case PLAN -> PlanShape.of(conf);
             default -> throw new IllegalArgumentException("Not a datampi setting: " + key + "; accepted: " + ALL);
         }

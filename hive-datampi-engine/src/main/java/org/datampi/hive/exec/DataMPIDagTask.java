@@ -112,7 +112,8 @@ public final class DataMPIDagTask extends TezTask {
                 if (cancelled) {
                     throw new HiveException("datampi: " + getId() + " was cancelled before it started");
                 }
-                RanksJob job = RanksJob.start(jobConf, plan, DataMPIDagApplication.class.getName(),
+                RanksJob job = RanksJob.start(jobConf, plan, getWork().getAllWork(),
+                        DataMPIDagApplication.class.getName(),
                         List.of(fs.makeQualified(dagFile).toString()), console::printInfo, () -> cancelled);
                 running = job;
                 if (cancelled) {

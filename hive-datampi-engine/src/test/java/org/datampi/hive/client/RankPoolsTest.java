@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stages of several sessions waiting for this JVM's one group of ranks (hive.datampi.groups.max=1): they get it in
- * the order they came, each told how many wait ahead of it, and a stage stopped while it waits leaves the queue to the
- * next. The group is stood in for by a shell ({@link StandInGroups}) that takes jobs until its input closes.
+ * Stages of several sessions waiting for this JVM's one group of ranks (hive.datampi.groups.max=1): they get it
+ * smallest first by Hive's estimate, in the order they came when of one size, each told how many wait ahead of it; a
+ * stage passed the most times is next whatever its size; a stage stopped while it waits leaves the queue to the next. The group is stood in for by a shell ({@link StandInGroups}) that takes jobs until its input closes.
  */
 class RankPoolsTest {
     private static final long TIMEOUT_SECONDS = 60;
@@ -80,6 +80,55 @@ class RankPoolsTest {
         }
     }
 
+    /**
+     * Smallest first by Hive's estimate: a stage of 10 rows that came after one of a million takes the group before
+     * it, and a stage of unknown size (the MapReduce shape, hive.datampi.queue.order=arrival) comes last.
+     */
+    @Test
+    void aSmallerStagePassesLargerOnesThatCameFirst() throws Exception {
+        MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
+        Future<MpidrunJob> large = waitingStage("job_1", new StageSize(1_000_000), 0);
+        Future<MpidrunJob> unknown = waitingStage("job_2", StageSize.UNKNOWN, 1);
+        Future<MpidrunJob> small = waitingStage("job_3", new StageSize(10), 0);
+
+        try (StatusSender rankZero = groups.ranks()) {
+            String done = running.id();
+            for (Future<MpidrunJob> next : List.of(small, large, unknown)) {
+                rankZero.send(new RankStatus.JobDone(done));
+                done = next.get(10, TimeUnit.SECONDS).id();
+            }
+            rankZero.send(new RankStatus.JobDone(done));
+        }
+        assertEquals(List.of("job_3", "job_1", "job_2"), List.of(small.get().id(), large.get().id(),
+                unknown.get().id()));
+    }
+
+    /**
+     * No stage waits for ever behind smaller ones: once {@value RankPools#MOST_PASSES} stages that came after it have
+     * passed it, it is next, and a smaller stage that comes then waits behind it.
+     */
+    @Test
+    void aStagePassedTheMostTimesIsNextWhateverItsSize() throws Exception {
+        MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
+        Future<MpidrunJob> large = waitingStage("job_large", new StageSize(1_000_000), 0);
+        try (StatusSender rankZero = groups.ranks()) {
+            String done = running.id();
+            for (int pass = 1; pass <= RankPools.MOST_PASSES; pass++) {
+                Future<MpidrunJob> small = waitingStage("job_small" + pass, new StageSize(1), 0);
+                rankZero.send(new RankStatus.JobDone(done));
+                done = small.get(10, TimeUnit.SECONDS).id();
+                assertFalse(large.isDone(), "passed " + pass + " times, the large stage still waits");
+            }
+            Future<MpidrunJob> late = waitingStage("job_late", new StageSize(1), 1);
+            rankZero.send(new RankStatus.JobDone(done));
+            assertEquals("job_large", large.get(10, TimeUnit.SECONDS).id());
+            assertFalse(late.isDone(), "a smaller stage that came later waits behind the stage passed the most times");
+            rankZero.send(new RankStatus.JobDone("job_large"));
+            assertEquals("job_late", late.get(10, TimeUnit.SECONDS).id());
+            rankZero.send(new RankStatus.JobDone("job_late"));
+        }
+    }
+
     @Test
     void aStageStoppedWhileItWaitsLeavesItsPlaceToTheNext() throws Exception {
         MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
@@ -111,7 +160,7 @@ class RankPoolsTest {
         MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
         AtomicInteger told = new AtomicInteger(-1);
         Future<MpidrunJob> next = sessions.submit(() -> RankPools.submit(launch, true, 1, "job_1",
-                List.of("--job-id", "job_1"), told::set, () -> false, TIMEOUT_SECONDS, 60_000));
+                List.of("--job-id", "job_1"), StageSize.UNKNOWN, told::set, () -> false, TIMEOUT_SECONDS, 60_000));
         StandInGroups.awaitTrue(() -> told.get() == 0);
         try (StatusSender rankZero = groups.ranks()) {
             rankZero.send(new RankStatus.JobDone(running.id()));
@@ -132,15 +181,28 @@ class RankPoolsTest {
             assertEquals(MpidrunJob.State.SUCCEEDED, warm.exit().get(10, TimeUnit.SECONDS));
         }
         Future<MpidrunJob> own = sessions.submit(() -> RankPools.submit(launch, false, 1, "job_1",
-                List.of("--job-id", "job_1"), ahead -> { }, () -> false, TIMEOUT_SECONDS));
+                List.of("--job-id", "job_1"), StageSize.UNKNOWN, ahead -> { }, () -> false, TIMEOUT_SECONDS));
         MpidrunJob job = own.get(20, TimeUnit.SECONDS);
         assertEquals("job_1", job.id(), "the stage gets ranks of its own");
         // Ranks of its own end once given their one job (their input closed): the stand-in ends without a report.
         assertEquals(MpidrunJob.State.FAILED, job.exit().get(20, TimeUnit.SECONDS));
     }
 
+    /** A stage of SIZE submitted on a session's thread, once it waits, told AHEAD stages wait ahead of it. */
+    private Future<MpidrunJob> waitingStage(String jobId, StageSize size, int ahead) throws Exception {
+        AtomicInteger told = new AtomicInteger(-1);
+        Future<MpidrunJob> stage = sessions.submit(() -> submit(jobId, size, told::set, () -> false));
+        StandInGroups.awaitTrue(() -> told.get() >= 0);
+        assertEquals(ahead, told.get(), jobId + ": stages waiting ahead of it");
+        return stage;
+    }
+
     private MpidrunJob submit(String jobId, IntConsumer onWait, BooleanSupplier stopped) {
-        return RankPools.submit(launch, true, 1, jobId, List.of("--job-id", jobId), onWait, stopped,
+        return submit(jobId, StageSize.UNKNOWN, onWait, stopped);
+    }
+
+    private MpidrunJob submit(String jobId, StageSize size, IntConsumer onWait, BooleanSupplier stopped) {
+        return RankPools.submit(launch, true, 1, jobId, List.of("--job-id", jobId), size, onWait, stopped,
                 TIMEOUT_SECONDS);
     }
 }

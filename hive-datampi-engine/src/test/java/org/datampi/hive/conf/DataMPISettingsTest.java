@@ -65,6 +65,19 @@ class DataMPISettingsTest {
     }
 
     @Test
+    void waitingStagesSmallestFirstByDefaultOrInTheOrderTheyCame() {
+        Configuration conf = new Configuration(false);
+        assertEquals(DataMPISettings.QueueOrder.SMALLEST, DataMPISettings.QueueOrder.of(conf));
+        conf.set(DataMPISettings.QUEUE_ORDER, " Arrival ");
+        assertEquals(DataMPISettings.QueueOrder.ARRIVAL, DataMPISettings.QueueOrder.of(conf));
+        conf.set(DataMPISettings.QUEUE_ORDER, "fair");
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> DataMPISettings.QueueOrder.of(conf));
+        assertEquals("Invalid value 'fair' for hive.datampi.queue.order: expected smallest or arrival",
+                error.getMessage());
+    }
+
+    @Test
     void everySettingIsCheckedNamingTheKeyAndWhatItAccepts() {
         Map<String, String> wrong = Map.ofEntries(
                 Map.entry(DataMPISettings.PARALLELISM, "maximal"),
@@ -84,6 +97,7 @@ class DataMPISettingsTest {
                 Map.entry(DataMPISettings.CANCEL_GRACE, "-1"),
                 Map.entry(DataMPISettings.STAGE_RETRIES, "-1"),
                 Map.entry(DataMPISettings.GROUPS_MAX, "0"),
+                Map.entry(DataMPISettings.QUEUE_ORDER, "fair"),
                 Map.entry(DataMPISettings.PLAN, "graph"),
                 Map.entry(DataMPISettings.INPLACE_PROGRESS, "on"),
                 Map.entry(DataMPISettings.PRINT_SUMMARY, "off"),
