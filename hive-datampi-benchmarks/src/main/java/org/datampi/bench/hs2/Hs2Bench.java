@@ -1,6 +1,7 @@
 package org.datampi.bench.hs2;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.DriverManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,10 +187,17 @@ public final class Hs2Bench {
      */
     private static List<ClientRun> runAll(HiveServer2Process server, List<ProcessHandle> processes, Load load,
             TreeSet<Integer> clientCounts, int churn, String engine, Path csv) throws Exception {
-        // An untimed query first, so that no timed one pays for the server's first compile (its JIT, the metastore's
-        // caches). Each run still starts its group of ranks: a group ends when the last session that used it closes.
-        new ClientLoop(server.url(load.database()), load.queries().subList(0, 1), 1, 1, 0, System.nanoTime(), null,
-                new ConcurrentHashMap<>()).call();
+        // An untimed query first, on a session that stays open through every run as a server's other users keep
+        // theirs: no timed query pays for the server's first compile (its JIT, the metastore's caches), nor for a
+        // group of ranks started anew at a run's start (a group ends when the last session that used it closes).
+        try (Connection warm = DriverManager.getConnection(server.url(load.database()), "hs2-bench-warm", "")) {
+            ClientLoop.untimed(warm, load.queries().get(0));
+            return timedRuns(server, processes, load, clientCounts, churn, engine, csv);
+        }
+    }
+
+    private static List<ClientRun> timedRuns(HiveServer2Process server, List<ProcessHandle> processes, Load load,
+            TreeSet<Integer> clientCounts, int churn, String engine, Path csv) throws Exception {
         Map<String, List<String>> reference = new ConcurrentHashMap<>();
         List<ClientRun> runs = new ArrayList<>();
         List<Integer> counts = new ArrayList<>(clientCounts);

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.fs.FileUtil;
@@ -57,6 +58,8 @@ class HiveServer2IT {
     private static final long START_SECONDS = 180;
     /** What the console says of a cancelled job whose ranks finished it within the grace (MpidrunJob). */
     private static final String RANKS_STAYED = "its ranks finished its tasks within the cancel grace";
+    private static final Pattern QUEUED_BY_ESTIMATE = Pattern.compile(
+            "\\(queued as \\d+ rows by Hive's estimate, smallest first\\)");
     private static final String GROUP_BY = "SELECT category, count(*), sum(amount), min(id) FROM sales GROUP BY "
             + "category";
     private static final String JOIN = "SELECT s.category, count(*), max(c.label) FROM sales s JOIN categories c ON "
@@ -188,6 +191,13 @@ class HiveServer2IT {
                             String log = String.join("\n", ((HiveStatement) statement).getQueryLog());
                             assertTrue(log.contains("job_datampi"), "ran on datampi: " + log);
                             waited |= log.contains("waits for a free group of ranks");
+                            // The queue ranks a DAG stage by Hive's estimate (its plan has statistics); the
+                            // MapReduce shape's plan has none, and its stages are queued as the largest.
+                            for (String line : log.split("\n")) {
+                                if (line.contains("waits for a free group of ranks")) {
+                                    assertEquals(shape.equals("dag"), QUEUED_BY_ESTIMATE.matcher(line).find(), line);
+                                }
+                            }
                         }
                     }
                     return waited;
@@ -332,7 +342,7 @@ class HiveServer2IT {
     }
 
     private int countInOutput(String text) {
-        return output().split(java.util.regex.Pattern.quote(text), -1).length - 1;
+        return output().split(Pattern.quote(text), -1).length - 1;
     }
 
     /**
