@@ -75,14 +75,20 @@ final class ClientLoop implements Callable<List<QueryRun>> {
     /** Runs QUERY on CONNECTION, its rows read and dropped: a warm-up, outside any client's timings. */
     static void untimed(Connection connection, TpchQuery query) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-            for (String sql : query.statements()) {
-                String own = sql.replace("revenue0", "revenue0_warm");
-                if (query.isResult(sql)) {
-                    JdbcRows.query(statement, own);
-                } else {
-                    statement.execute(own);
-                }
+            execute(statement, query, "warm", new ArrayList<>());
+        }
+    }
+
+    /** Runs QUERY's statements, Q15's view named with the session's OWNER, adding its result's rows to ROWS. */
+    private static void execute(Statement statement, TpchQuery query, String owner, List<String> rows)
+            throws SQLException {
+        statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+        for (String sql : query.statements()) {
+            String own = sql.replace("revenue0", "revenue0_" + owner);
+            if (query.isResult(sql)) {
+                rows.addAll(JdbcRows.query(statement, own));
+            } else {
+                statement.execute(own);
             }
         }
     }
@@ -93,15 +99,7 @@ final class ClientLoop implements Callable<List<QueryRun>> {
         List<String> rows = new ArrayList<>();
         Optional<String> error = Optional.empty();
         try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-            for (String sql : query.statements()) {
-                String own = sql.replace("revenue0", "revenue0_client" + client);
-                if (query.isResult(sql)) {
-                    rows.addAll(JdbcRows.query(statement, own));
-                } else {
-                    statement.execute(own);
-                }
-            }
+            execute(statement, query, "client" + client, rows);
         } catch (SQLException e) {
             error = Optional.of(e.getMessage());
         }

@@ -28,17 +28,18 @@ import org.datampi.hive.conf.DataMPISettings;
  * smallest by Hive's estimate ({@link StageSize}; stages of the same size, or of none, in the order they came), so
  * that a short query waits for the stage that runs, not for every long one queued before it. A stage passed
  * {@value #MOST_PASSES} times by stages that came after it is first whatever its size (the oldest such first), so
- * that no stage waits for ever behind smaller ones. A group that finishes its job or ends wakes the queue at once ({@link RankPool}'s
- * freed listener); the waiting stages also wake every {@value #POLL_MILLIS} ms, to check whether they were stopped or
- * are past their deadline. The count is the first stage's own session's limit, which an administrator sets once for
- * all sessions (hive-site.xml, locked by hive.conf.restricted.list): a session that lowers it holds the queue to its
- * own count while its stage is first.
+ * that no stage waits for ever behind smaller ones. A group that finishes its job or ends wakes the queue at once
+ * ({@link RankPool}'s freed listener); the waiting stages also wake every {@value #POLL_MILLIS} ms, to check whether
+ * they were stopped or are past their deadline. The count is the first stage's own session's limit, which an
+ * administrator sets once for all sessions (hive-site.xml, locked by hive.conf.restricted.list): a session that lowers
+ * it holds the queue to its own count while its stage is first. A stage that runs again after losing a rank
+ * (hive.datampi.stage.retries) queues anew.
  */
 final class RankPools {
     private static final long POLL_MILLIS = 200;
     /**
-     * How many stages that came later may take a group before a waiting stage, whatever its size: its wait is at most
-     * that many stages longer than first come, first served would make it.
+     * How many stages that came later may take a group before a waiting stage, whatever its size: it waits for at most
+     * that many stages more than first come, first served would make it wait for.
      */
     static final int MOST_PASSES = 8;
     private static final List<RankPool> RUNNING = new ArrayList<>();

@@ -57,7 +57,7 @@ final class StageLaunch {
      */
     private static String waits(String jobId, int groups, int ahead, StageSize size) {
         return "datampi: job " + jobId + " waits for a free group of ranks: " + RankPools.allBusy(groups)
-                + (ahead == 0 ? "" : "; " + ahead + (ahead == 1 ? " stage waits" : " stages wait") + " ahead of it")
+                + (ahead == 0 ? "" : "; " + ahead + (ahead == 1 ? " stage waits" : " stages wait") + " ahead of it now")
                 + (size.known() ? " (queued as " + size + " by Hive's estimate, smallest first)" : "");
     }
 

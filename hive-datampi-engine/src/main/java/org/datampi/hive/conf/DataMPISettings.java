@@ -86,10 +86,12 @@ public final class DataMPISettings {
      */
     public static final String GROUPS_MAX = "hive.datampi.groups.max";
     /**
-     * The order in which stages waiting for a group get one: smallest (by Hive's estimate of the rows a stage reads and
-     * shuffles, so that short queries pass long ones, each stage passed at most a few times) or arrival (first come,
-     * first served). A stage of a session that asks for arrival is queued as one of unknown size: it never passes
-     * another. An administrator sets it in hive-site.xml with {@link #GROUPS_MAX}.
+     * The order in which stages waiting for a group get one: smallest (by Hive's estimate of a stage's work: the rows
+     * it reads and shuffles and a fixed cost for each vertex; short queries pass long ones, each stage passed at most 8
+     * times) or arrival (first come, first served). Each stage is queued by its own session's value: a stage of a session that asks for arrival is queued
+     * as one of unknown size, which passes no other, so a session that sets smallest among sessions that keep arrival
+     * passes theirs. An administrator sets it in hive-site.xml and locks it with hive.conf.restricted.list, as
+     * {@link #GROUPS_MAX}.
      */
     public static final String QUEUE_ORDER = "hive.datampi.queue.order";
     /**

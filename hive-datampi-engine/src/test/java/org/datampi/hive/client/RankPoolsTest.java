@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Stages of several sessions waiting for this JVM's one group of ranks (hive.datampi.groups.max=1): they get it
  * smallest first by Hive's estimate, in the order they came when of one size, each told how many wait ahead of it; a
- * stage passed the most times is next whatever its size; a stage stopped while it waits leaves the queue to the next. The group is stood in for by a shell ({@link StandInGroups}) that takes jobs until its input closes.
+ * stage passed the most times is next whatever its size; a stage stopped while it waits leaves the queue to the next.
+ * The group is stood in for by a shell ({@link StandInGroups}) that takes jobs until its input closes.
  */
 class RankPoolsTest {
     private static final long TIMEOUT_SECONDS = 60;
@@ -105,14 +106,17 @@ class RankPoolsTest {
 
     /**
      * No stage waits for ever behind smaller ones: once {@value RankPools#MOST_PASSES} stages that came after it have
-     * passed it, it is next, and a smaller stage that comes then waits behind it.
+     * passed it, it is next, and a smaller stage that comes then waits behind it. A smaller stage that came before it
+     * is no pass.
      */
     @Test
     void aStagePassedTheMostTimesIsNextWhateverItsSize() throws Exception {
         MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
-        Future<MpidrunJob> large = waitingStage("job_large", new StageSize(1_000_000), 0);
+        Future<MpidrunJob> older = waitingStage("job_older", new StageSize(1), 0);
+        Future<MpidrunJob> large = waitingStage("job_large", new StageSize(1_000_000), 1);
         try (StatusSender rankZero = groups.ranks()) {
-            String done = running.id();
+            rankZero.send(new RankStatus.JobDone(running.id()));
+            String done = older.get(10, TimeUnit.SECONDS).id();
             for (int pass = 1; pass <= RankPools.MOST_PASSES; pass++) {
                 Future<MpidrunJob> small = waitingStage("job_small" + pass, new StageSize(1), 0);
                 rankZero.send(new RankStatus.JobDone(done));
