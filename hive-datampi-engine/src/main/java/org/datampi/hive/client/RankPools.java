@@ -80,9 +80,16 @@ final class RankPools {
         requireNonNull(size, "size is null");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         AtomicBoolean interrupted = new AtomicBoolean();
-        HiveInterruptCallback interrupt = () -> interrupted.set(true);
+        // Ctrl-C wakes the waiting stage at once, as a freed group does, so that it leaves the queue to the next now.
+        // Hive calls the callbacks holding its list's lock, which its add and remove take: they are called here
+        // outside this class's lock, which wake takes, so that the two locks are never taken in the other order.
+        HiveInterruptCallback interrupt = () -> {
+            interrupted.set(true);
+            wake();
+        };
         String busy = allBusy(maxGroups);
         boolean waiting = false;
+        HiveInterruptUtils.add(interrupt);
         try {
             synchronized (RankPools.class) {
                 Waiting ticket = new Waiting(arrivals++, size);
@@ -102,7 +109,6 @@ final class RankPools {
                         }
                         if (!waiting) {
                             waiting = true;
-                            HiveInterruptUtils.add(interrupt);
                             onWait.accept(ahead(ticket));
                         }
                         if (System.nanoTime() - deadline > 0) {
@@ -123,9 +129,7 @@ final class RankPools {
                 }
             }
         } finally {
-            if (waiting) {
-                HiveInterruptUtils.remove(interrupt);
-            }
+            HiveInterruptUtils.remove(interrupt);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
+import org.apache.hadoop.hive.common.HiveInterruptUtils;
 import org.datampi.status.RankStatus;
 import org.datampi.status.StatusSender;
 import org.junit.jupiter.api.AfterEach;
@@ -152,6 +153,25 @@ class RankPoolsTest {
             rankZero.send(new RankStatus.JobDone(running.id()));
             assertEquals("job_2", second.get(10, TimeUnit.SECONDS).id(), "the next in the queue gets the group");
             rankZero.send(new RankStatus.JobDone("job_2"));
+        }
+    }
+
+    /** Ctrl-C (Hive's interrupt callbacks) ends a waiting stage's wait at once, not at its next own wake-up. */
+    @Test
+    void ctrlCEndsTheWaitAtOnce() throws Exception {
+        MpidrunJob running = submit("job_0", ahead -> { }, () -> false);
+        AtomicInteger told = new AtomicInteger(-1);
+        Future<MpidrunJob> waiting = sessions.submit(() -> RankPools.submit(launch, true, 1, "job_1",
+                List.of("--job-id", "job_1"), StageSize.UNKNOWN, told::set, () -> false, TIMEOUT_SECONDS, 60_000));
+        StandInGroups.awaitTrue(() -> told.get() == 0);
+
+        HiveInterruptUtils.interrupt();
+        ExecutionException stopped = assertThrows(ExecutionException.class,
+                () -> waiting.get(10, TimeUnit.SECONDS));
+        assertTrue(stopped.getCause().getMessage().contains("job job_1 was stopped while it waited"),
+                stopped.getCause().getMessage());
+        try (StatusSender rankZero = groups.ranks()) {
+            rankZero.send(new RankStatus.JobDone(running.id()));
         }
     }
 
