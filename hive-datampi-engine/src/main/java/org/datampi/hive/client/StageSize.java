@@ -25,7 +25,7 @@ import org.apache.hadoop.hive.ql.plan.TableScanDesc;
 record StageSize(long rows) {
     static final StageSize UNKNOWN = new StageSize(Long.MAX_VALUE);
     /**
-     * A vertex's fixed cost in rows: TPC-H's 22 queries alone on two ranks at scale 0.1 took 0.12 s a vertex and
+     * A vertex's fixed cost in rows: 20 of TPC-H's queries alone on two ranks at scale 0.1 took 0.12 s a vertex and
      * 0.25 s a million rows read and shuffled (a least-squares fit of their latencies against the two; BENCHMARKS.md,
      * "Short stages first"). With rows alone, a one-scan query like TPC-H's q6 ranked behind joins of small tables
      * that take four times as long.
