@@ -3,7 +3,6 @@ package org.datampi.bench.hs2;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -191,29 +190,9 @@ public final class Hs2Bench {
         // An untimed query first, on a session that stays open through every run as a server's other users keep
         // theirs: no timed query pays for the server's first compile (its JIT, the metastore's caches), nor for a
         // group of ranks started anew at a run's start (a group ends when the last session that used it closes).
-        Connection warm = DriverManager.getConnection(server.url(load.database()), "hs2-bench-warm", "");
-        List<ClientRun> runs;
-        try {
+        try (Connection warm = DriverManager.getConnection(server.url(load.database()), "hs2-bench-warm", "")) {
             ClientLoop.untimed(warm, load.queries().get(0));
-            runs = timedRuns(server, processes, load, clientCounts, churn, engine, csv);
-        } catch (Exception e) {
-            closeQuietly(warm, e);
-            throw e;
-        }
-        // The runs are measured: a session that fails to close loses none of them.
-        closeQuietly(warm, null);
-        return runs;
-    }
-
-    private static void closeQuietly(Connection connection, Exception cause) {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            if (cause != null) {
-                cause.addSuppressed(e);
-            } else {
-                System.err.println("hs2-bench: the warm-up session did not close: " + e.getMessage());
-            }
+            return timedRuns(server, processes, load, clientCounts, churn, engine, csv);
         }
     }
 
