@@ -10,9 +10,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
+import org.apache.hadoop.hive.common.cli.ShellCmdExecutor;
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
@@ -88,7 +88,7 @@ public final class HiveDatampiCli {
         QuerySession session = QuerySession.start(options.stateDir(), options.settings, out, err);
         HiveDatampiCli cli = new HiveDatampiCli(session, out, err);
         try {
-            if (options.database != null && !cli.execute("USE " + options.database)) {
+            if (options.database != null && cli.execute("USE " + options.database) != Outcome.DONE) {
                 return 1;
             }
             if (script != null) {
@@ -102,19 +102,29 @@ public final class HiveDatampiCli {
 
     /**
      * Runs the statements of -e or -f, as Hive's CLI does: up to the first that fails, unless hive.cli.errors.ignore
-     * (read before each statement, so that a script may SET it); then the exit code is 1 if any failed.
+     * (read before each statement, so that a script may SET it); then the exit code is 1 if any failed. QUIT or EXIT
+     * ends the run there, successfully.
      */
     private int runAll(List<String> statements) {
+        Outcome outcome = runScript(statements);
+        return outcome == Outcome.FAILED ? 1 : 0;
+    }
+
+    private Outcome runScript(List<String> statements) {
         boolean failed = false;
         for (String statement : statements) {
-            if (!execute(statement)) {
+            Outcome outcome = execute(statement);
+            if (outcome == Outcome.QUIT) {
+                return failed ? Outcome.FAILED : Outcome.QUIT;
+            }
+            if (outcome == Outcome.FAILED) {
                 failed = true;
                 if (!session.conf().getBoolVar(HiveConf.ConfVars.CLI_IGNORE_ERRORS)) {
-                    return 1;
+                    return Outcome.FAILED;
                 }
             }
         }
-        return failed ? 1 : 0;
+        return failed ? Outcome.FAILED : Outcome.DONE;
     }
 
     private int interactive(Path stateDir) throws IOException {
@@ -131,11 +141,9 @@ public final class HiveDatampiCli {
                 }
                 HiveQlScript script = HiveQlScript.parse(pending + "\n" + line);
                 for (String statement : script.statements()) {
-                    String word = statement.toLowerCase(Locale.ROOT);
-                    if (word.equals("quit") || word.equals("exit")) {
+                    if (execute(statement) == Outcome.QUIT) {
                         return 0;
                     }
-                    execute(statement);
                 }
                 pending = script.rest();
             }
@@ -144,20 +152,62 @@ public final class HiveDatampiCli {
         }
     }
 
+    /** What running one statement came to. */
+    private enum Outcome { DONE, FAILED, QUIT }
+
     /**
-     * Runs one statement; prints its rows, or its error; returns whether it succeeded. Ctrl-C meanwhile cancels it
-     * ({@link StatementInterrupts}).
+     * Runs one statement; prints its rows, or its error. Ctrl-C meanwhile cancels it ({@link StatementInterrupts}).
+     * The shell's own commands come first, as in Hive's CLI (CliDriver.processCmd): QUIT and EXIT, {@code source
+     * FILE} (its statements run here, the file's name with Hive's variables substituted) and {@code !COMMAND} (run
+     * by Hive's ShellCmdExecutor, without a shell, as Hive's CLI runs it); everything else goes to the session, which
+     * routes it as Hive does.
      */
-    private boolean execute(String statement) {
+    private Outcome execute(String statement) {
+        String trimmed = statement.trim();
+        String firstWord = trimmed.split("\\s+", 2)[0];
+        if (trimmed.equalsIgnoreCase("quit") || trimmed.equalsIgnoreCase("exit")) {
+            return Outcome.QUIT;
+        }
+        if (firstWord.equalsIgnoreCase("source")) {
+            return source(session.substituteVariables(trimmed.substring(firstWord.length()).trim()));
+        }
+        if (trimmed.startsWith("!")) {
+            return shell(session.substituteVariables(trimmed.substring(1)));
+        }
         try (StatementInterrupts interrupts = StatementInterrupts.whileRunning(err)) {
             session.execute(statement).forEach(out::println);
-            return true;
+            return Outcome.DONE;
         } catch (CommandProcessorException e) {
             // Already on the console (QuerySession.execute).
-            return false;
+            return Outcome.FAILED;
         } catch (RuntimeException e) {
             err.println("FAILED: " + e);
-            return false;
+            return Outcome.FAILED;
+        }
+    }
+
+    private Outcome source(String file) {
+        String text;
+        try {
+            text = Files.readString(Path.of(file));
+        } catch (IOException | RuntimeException e) {
+            err.println("FAILED: source " + file + ": " + (e instanceof NoSuchFileException ? "no such file" : e));
+            return Outcome.FAILED;
+        }
+        return runScript(HiveQlScript.parse(text).all());
+    }
+
+    private Outcome shell(String command) {
+        try {
+            int exitCode = new ShellCmdExecutor(command, out, err).execute();
+            if (exitCode != 0) {
+                err.println("FAILED: !" + command + ": exit code " + exitCode);
+                return Outcome.FAILED;
+            }
+            return Outcome.DONE;
+        } catch (Exception e) {
+            err.println("FAILED: !" + command + ": " + e.getMessage());
+            return Outcome.FAILED;
         }
     }
 

@@ -69,6 +69,11 @@ public final class DataMPIDagTask extends TezTask {
         query.setBoolean(DATAMPI_DAG, true);
     }
 
+    /** Takes back {@link #markForDatampi}: the query has no TezTask (plan.DataMPIEngine.runWithoutDag). */
+    public static void unmark(Configuration query) {
+        query.unset(DATAMPI_DAG);
+    }
+
     /** Whether a query's configuration was marked by {@link #markForDatampi}. */
     static boolean isMarkedForDatampi(Configuration query) {
         return query.getBoolean(DATAMPI_DAG, false);

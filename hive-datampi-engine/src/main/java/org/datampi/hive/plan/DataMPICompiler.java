@@ -31,7 +31,8 @@ import org.datampi.hive.exec.DataMPITask;
  * DataMPITask} for every MapReduce-shaped stage (see DataMPIEngine), including those inside ConditionalTasks, behind
  * map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a {@link DataMPIWork}, which
  * EXPLAIN shows with its O and A task counts; the counts themselves are decided when the stage is submitted, once its
- * input splits are known (JobPlan).
+ * input splits are known (JobPlan). A query compiled as a DAG that has no Tez stage after all (a fetch task, DDL) runs
+ * in the client as on the session's engine ({@link DataMPIEngine#runWithoutDag}).
  */
 public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     @Override
@@ -72,6 +73,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
         HiveConf query = context.getConf() instanceof HiveConf own ? own : conf;
         Set<Task<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Task<?>> pending = new ArrayDeque<>(rootTasks);
+        boolean dagStage = false;
         while (!pending.isEmpty()) {
             Task<?> task = pending.pop();
             if (!seen.add(task)) {
@@ -85,6 +87,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
                 TopNKeyBelowGroupingSets.remove(dag.getWork());
                 dag.setWork(DataMPIDagWork.of(dag.getWork(), query));
             }
+            dagStage |= task instanceof DataMPIDagTask;
             if (task instanceof ConditionalTask conditional && conditional.getListTasks() != null) {
                 pending.addAll(conditional.getListTasks());
             }
@@ -97,6 +100,9 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             if (task.getBackupTask() != null) {
                 pending.add(task.getBackupTask());
             }
+        }
+        if (!dagStage && query != conf && DataMPISettings.PlanShape.of(conf) == DataMPISettings.PlanShape.DAG) {
+            DataMPIEngine.runWithoutDag(query, conf);
         }
     }
 }

@@ -40,7 +40,11 @@ import org.datampi.hive.exec.DataMPITask;
  * compiler and runtime (Optimizer, MapredContext, HiveInputFormat, HashTableLoaderFactory...) test that name too, so
  * the whole query, compiled and run, must see "tez": the engine is set to "tez" on the query's own copy of the
  * configuration (Hive's QueryState copies the session's), before Hive picks its compiler, with a marker that sends
- * the query's TezTasks to datampi. The session keeps "datampi"; its next query starts from it again.</li>
+ * the query's TezTasks to datampi. The session keeps "datampi"; its next query starts from it again. A query whose
+ * compiled plan has no Tez stage (a fetch task Hive answers in the client, DDL, LOAD) is given the session's engine
+ * back ({@link #runWithoutDag}): nothing of it runs on the ranks, and Hive's client-side code that tests for "tez"
+ * would take paths that need a Tez container (LimitOperator's object cache) or Tez's own classes (the merge of
+ * ALTER TABLE ... CONCATENATE).</li>
  * </ol>
  *
  * {@link #install} is idempotent. Hive's compiler takes its MapReduce path for any engine but "tez", which is
@@ -105,6 +109,22 @@ public final class DataMPIEngine {
         HiveConf.setVar(query, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE, "tez");
         DataMPIDagTask.markForDatampi(query);
         DAG_QUERY_SETTINGS.forEach(query::set);
+    }
+
+    /**
+     * Undoes {@link #compileAsDag} for a query whose compiled plan turned out to have no Tez stage: it runs in the
+     * client as on the session's engine (the MapReduce path of Hive's runtime, as on mr). Called after Hive's
+     * analysis (a post-analyze hook), before the plan's fetch task is initialized and before anything runs.
+     *
+     * <p>Without it, {@code SELECT * FROM t LIMIT n} fails in the CLI: Hive answers it with a fetch task whose
+     * LimitOperator asks ObjectCacheFactory for a cache, which under "tez" is a Tez container's object registry, and
+     * outside HiveServer2 fails with "Cannot get a query cache object while working outside of HS2". And
+     * {@code ALTER TABLE ... CONCATENATE} would build a Tez merge stage that needs LLAP's Tez plugins.
+     */
+    public static void runWithoutDag(HiveConf query, HiveConf session) {
+        HiveConf.setVar(query, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE,
+                HiveConf.getVar(session, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE));
+        DataMPIDagTask.unmark(query);
     }
 
     @SuppressWarnings("unchecked")

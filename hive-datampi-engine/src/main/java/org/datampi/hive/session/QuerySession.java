@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import org.apache.hadoop.hive.common.io.SessionStream;
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.conf.VariableSubstitution;
 import org.apache.hadoop.hive.ql.IDriver;
 import org.apache.hadoop.hive.ql.QueryDisplay;
 import org.apache.hadoop.hive.ql.log.PerfLogger;
@@ -63,7 +64,10 @@ public final class QuerySession implements AutoCloseable {
      */
     public List<String> execute(String statement) throws CommandProcessorException {
         SessionState.setCurrentSessionState(session);
-        String[] tokens = statement.trim().split("\\s+", 2);
+        // Routed as Hive's CLI routes a statement (CliDriver.processCmd): every word goes to CommandProcessorFactory,
+        // whose HiveCommand looks past the first (SET ROLE, DELETE FROM and SET AUTOCOMMIT are SQL, not commands).
+        String trimmed = statement.trim();
+        String[] tokens = trimmed.split("\\s+");
         CommandProcessor processor;
         try {
             processor = CommandProcessorFactory.get(tokens, session.getConf());
@@ -87,7 +91,7 @@ public final class QuerySession implements AutoCloseable {
                 driver.close();
             }
         } else if (processor != null) {
-            String arguments = tokens.length > 1 ? tokens[1] : "";
+            String arguments = trimmed.substring(tokens[0].length()).trim();
             Optional<String> datampiKey = processor instanceof SetProcessor ? datampiKeyOf(arguments)
                     : Optional.empty();
             String before = datampiKey.map(session.getConf()::get).orElse(null);
@@ -159,6 +163,11 @@ public final class QuerySession implements AutoCloseable {
      */
     public void refreshMetastoreStatistics() {
         EmbeddedMetastore.prepare(session.getConf(), stateDir);
+    }
+
+    /** TEXT with the session's ${...} variables (hivevar, hiveconf, system, env) substituted, as Hive's CLI does. */
+    public String substituteVariables(String text) {
+        return new VariableSubstitution(session::getHiveVariables).substitute(session.getConf(), text);
     }
 
     public HiveConf conf() {

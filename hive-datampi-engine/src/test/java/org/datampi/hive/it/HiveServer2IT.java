@@ -2,6 +2,7 @@ package org.datampi.hive.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -36,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hive.jdbc.HiveStatement;
@@ -45,6 +47,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * bin/hiveserver2-datampi (Hive's HiveServer2 on the embedded default) with clients in other JVMs, as Hive users
@@ -70,6 +74,8 @@ class HiveServer2IT {
     private Path serverOutput;
     private String url;
     private final Map<String, List<String>> answersOnMr = new ConcurrentHashMap<>();
+    private final Map<String, List<EverydayStatements.Outcome>> everydayOnMr = new ConcurrentHashMap<>();
+    private boolean everydayTablesMade;
 
     @BeforeAll
     void start() throws Exception {
@@ -537,6 +543,52 @@ class HiveServer2IT {
         assertEquals(1.0, progress.get(progress.size() - 1), 1e-9, "progress reported: " + progress);
     }
 
+    /** In the default plan shape only: EverydayStatementsIT runs both, and the client's routing is the same. */
+    static Stream<Object[]> everydayRuns() {
+        return EverydayStatements.datampiRuns(HiveSession.HOME.resolve(
+                "hive-datampi-engine/target/it-hiveserver2/everyday-directories"))
+                .filter(run -> ((EverydayStatements.Run) run[1]).shape().equals("dag"));
+    }
+
+    /** The everyday statements through JDBC, as Beeline sends them: MR's outcomes on datampi (DAG shape). */
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("everydayRuns")
+    void everydayStatementsGiveTheOutcomesOfMr(EverydayStatements.Script script, EverydayStatements.Run run)
+            throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            EverydayStatements.Client client = sql -> everydayOutcome(statement, sql);
+            if (!everydayTablesMade) {
+                Files.createDirectories(root.resolve("everyday-directories"));
+                EverydayStatements.tables().forEach(sql -> assertNull(client.run(sql).error(), sql));
+                everydayTablesMade = true;
+            }
+            List<EverydayStatements.Outcome> mr = everydayOnMr.computeIfAbsent(script.name(), name ->
+                    EverydayStatements.runAndCompare(client, script, EverydayStatements.RUNS.get(0), null));
+            EverydayStatements.runAndCompare(client, script, run, mr);
+        }
+    }
+
+    private static EverydayStatements.Outcome everydayOutcome(Statement statement, String sql) {
+        List<String> rows = new ArrayList<>();
+        String error = null;
+        try {
+            if (statement.execute(sql)) {
+                try (ResultSet result = statement.getResultSet()) {
+                    rows.addAll(rowsOf(result));
+                }
+            }
+        } catch (SQLException e) {
+            error = e.getMessage();
+        }
+        String log;
+        try {
+            log = String.join("\n", ((HiveStatement) statement).getQueryLog());
+        } catch (SQLException e) {
+            log = "(no query log: " + e.getMessage() + ")";
+        }
+        return new EverydayStatements.Outcome(rows, error, log);
+    }
+
     private Connection connect() throws SQLException {
         return DriverManager.getConnection(url, System.getProperty("user.name"), "");
     }
@@ -559,18 +611,23 @@ class HiveServer2IT {
     }
 
     private static List<String> rows(Statement statement, String query) throws SQLException {
-        List<String> rows = new ArrayList<>();
         try (ResultSet result = statement.executeQuery(query)) {
-            int columns = result.getMetaData().getColumnCount();
-            while (result.next()) {
-                List<String> values = new ArrayList<>();
-                for (int i = 1; i <= columns; i++) {
-                    values.add(String.valueOf(result.getString(i)));
-                }
-                rows.add(String.join("\t", values));
-            }
+            return rowsOf(result).stream().sorted().toList();
         }
-        return rows.stream().sorted().toList();
+    }
+
+    /** A result's rows as Hive's CLI prints them: tab-separated, NULL as NULL. */
+    private static List<String> rowsOf(ResultSet result) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        int columns = result.getMetaData().getColumnCount();
+        while (result.next()) {
+            List<String> values = new ArrayList<>();
+            for (int i = 1; i <= columns; i++) {
+                values.add(String.valueOf(result.getString(i)));
+            }
+            rows.add(String.join("\t", values));
+        }
+        return rows;
     }
 
     private void awaitListening(int port) throws Exception {

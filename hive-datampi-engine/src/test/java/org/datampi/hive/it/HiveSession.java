@@ -36,6 +36,11 @@ final class HiveSession implements AutoCloseable {
         }
     }
 
+    /** Runs a statement as the CLI does: its rows, or its failure. */
+    List<String> execute(String statement) throws CommandProcessorException {
+        return session.execute(statement);
+    }
+
     /** Runs a statement that is expected to fail; returns its error. */
     CommandProcessorException failure(String statement) {
         try {
