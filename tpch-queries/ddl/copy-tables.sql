@@ -1,5 +1,5 @@
 -- Copies of the text tables in another storage format, made by Hive itself (CTAS), with table and column
--- statistics for the optimizer. Variables: SOURCE (the text database), DB (the target), FORMAT (ORC or RCFILE).
+-- statistics for the optimizer. Variables: SOURCE (the text database), DB (the target), FORMAT (ORC, RCFILE or PARQUET).
 -- The database's datampi.tpch.loaded says 'loading' until the last copy is made, then 'complete'.
 CREATE DATABASE IF NOT EXISTS ${hivevar:DB};
 ALTER DATABASE ${hivevar:DB} SET DBPROPERTIES ('datampi.tpch.loaded'='loading');

@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * them (hive-testbench's layout).
  *
  * @param scale as given, e.g. "1" or "0.01"
- * @param format text, orc, rcfile or sequencefile
+ * @param format text, orc, rcfile, sequencefile or parquet
  */
 public record TpcdsLayout(String scale, String format, boolean partitioned) {
     /** The fact tables and the date key each is partitioned by. */
@@ -37,9 +37,9 @@ public record TpcdsLayout(String scale, String format, boolean partitioned) {
             throw new IllegalArgumentException("Invalid value '" + scale + "' for --scale: expected a number > 0");
         }
         format = format.toLowerCase(Locale.ROOT);
-        if (!format.matches("text|orc|rcfile|sequencefile")) {
+        if (!format.matches("text|orc|rcfile|sequencefile|parquet")) {
             throw new IllegalArgumentException("Invalid value '" + format + "' for --format: expected text, orc, "
-                    + "rcfile or sequencefile");
+                    + "rcfile, sequencefile or parquet");
         }
     }
 

@@ -41,8 +41,8 @@ import org.datampi.hive.session.QuerySession;
  * without it (a load that stopped half way).
  */
 public final class TpcdsLoader {
-    private static final String USAGE = "tpcds-load --scale SF --data DIR|URI --format text|orc|rcfile|sequencefile "
-            + "[--layout flat|partitioned] [--action load|check] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+    private static final String USAGE = "tpcds-load --scale SF --data DIR|URI "
+            + "--format text|orc|rcfile|sequencefile|parquet [--layout flat|partitioned] [--action load|check] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
     /** The exit code of {@code --action check} for a database that is missing or half loaded. */
     public static final int NOT_LOADED = 3;
 

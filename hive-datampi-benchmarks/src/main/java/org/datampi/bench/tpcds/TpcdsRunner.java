@@ -17,7 +17,7 @@ import org.datampi.bench.harness.WorkloadRunner;
  * {@link WorkloadRunner}). A database that bin/tpcds-load did not finish is refused.
  */
 public final class TpcdsRunner {
-    private static final String USAGE = "tpcds-run --scale SF --format text|orc|rcfile|sequencefile "
+    private static final String USAGE = "tpcds-run --scale SF --format text|orc|rcfile|sequencefile|parquet "
             + "--engine datampi|datampi-mr|mr|tez|tez-yarn --out DIR [--layout flat|partitioned] [--queries 1-99] "
             + "[--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] [--continue true] "
             + "[--hiveconf KEY=VALUE]...";

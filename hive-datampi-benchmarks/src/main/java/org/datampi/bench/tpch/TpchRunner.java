@@ -17,8 +17,8 @@ import org.datampi.bench.harness.WorkloadRunner;
  * and lineitem bucketed by the order key).
  */
 public final class TpchRunner {
-    private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile --engine datampi|mr|tez|tez-yarn "
-            + "--out DIR [--layout flat|bucketed] [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
+    private static final String USAGE = "tpch-run --scale SF --format text|orc|rcfile|parquet "
+            + "--engine datampi|mr|tez|tez-yarn --out DIR [--layout flat|bucketed] [--queries 1-22] [--runs N] [--warmup N] [--procs P] [--heap SIZE] [--warehouse DIR] "
             + "[--continue true] [--hiveconf KEY=VALUE]...";
 
     private TpchRunner() {

@@ -129,7 +129,13 @@ public final class DataMPIHiveApplication implements TaskProgram {
         }
         TaskUsage usage = TaskUsage.start();
         InputFormat inputFormat = conf.getInputFormat();
-        RecordReader reader = inputFormat.getRecordReader(split, conf, counters);
+        RecordReader reader;
+        try {
+            reader = inputFormat.getRecordReader(split, conf, counters);
+        } catch (IOException | RuntimeException e) {
+            // Opening a split reads its file's footer (Parquet, ORC): a corrupt file fails here, named as below.
+            throw TaskFailures.onInputSplit(split, e);
+        }
         MapRunnable runner = ReflectionUtils.newInstance(conf.getMapRunnerClass(), conf);
         OutputCollector<Object, Object> toATasks = conf.getNumReduceTasks() == 0
                 ? (key, value) -> {

@@ -70,13 +70,22 @@ final class EverydayStatements {
         /** Succeeds, with some output (rows, or what a command printed), on both (EXPLAIN: plans differ). */
         RUNS,
         /** Fails on MR and on datampi, with the same message. */
-        FAILS
+        FAILS,
+        /**
+         * Fails on MR and on datampi; datampi's error names what the step names (the file it could not read: MR's
+         * names only its task).
+         */
+        FAILS_NAMING
     }
 
-    record Step(String statement, Check check) {
+    /** A statement and its check; NAMED, for FAILS_NAMING only, what datampi's error must name. */
+    record Step(String statement, Check check, String named) {
         Step {
             requireNonNull(statement, "statement is null");
             requireNonNull(check, "check is null");
+            if ((check == Check.FAILS_NAMING) != (named != null)) {
+                throw new IllegalArgumentException("a name for FAILS_NAMING, and for it alone: " + statement);
+            }
         }
     }
 
@@ -123,13 +132,29 @@ final class EverydayStatements {
                 "RESET");
     }
 
+    private static final String SHOW_DESCRIBE = "SHOW, DESCRIBE and EXPLAIN";
+    private static final String DIRECTORY_WRITES = "INSERT OVERWRITE [LOCAL] DIRECTORY";
+    private static final String COMMANDS = "commands routed as Hive routes them";
+    private static final String FETCH_TASKS = "fetch-task conversion ";
+
+    /**
+     * The scripts whose outcome a client can change (its routing of commands, its path for results and fetch tasks,
+     * where a LOCAL directory is), for a second client: the others run on the engine the same whoever sends them.
+     */
+    static List<Script> clientScripts(Path directories) {
+        Set<String> names = Set.of(FETCH_TASKS + "more", SHOW_DESCRIBE, DIRECTORY_WRITES, COMMANDS);
+        List<Script> scripts = scripts(directories).stream().filter(script -> names.contains(script.name())).toList();
+        assertEquals(names.size(), scripts.size(), "the client scripts by name");
+        return scripts;
+    }
+
     /** Every script; DIRECTORIES is where the INSERT OVERWRITE [LOCAL] DIRECTORY script writes. */
     static List<Script> scripts(Path directories) {
         List<Script> scripts = new ArrayList<>();
         for (String conversion : List.of("none", "minimal", "more")) {
             scripts.add(fetchQueries(conversion));
         }
-        scripts.add(new Script("SHOW, DESCRIBE and EXPLAIN", false, List.of(
+        scripts.add(new Script(SHOW_DESCRIBE, false, List.of(
                 step("SHOW DATABASES", Check.ORDERED),
                 step("SHOW TABLES LIKE 'ev_orc|ev_part|ev_bucketed'", Check.ORDERED),
                 step("SHOW PARTITIONS ev_part", Check.ORDERED),
@@ -192,6 +217,29 @@ final class EverydayStatements {
                 step("ALTER TABLE ev_alter_%s RENAME TO ev_renamed_%s", Check.ORDERED),
                 step("TRUNCATE TABLE ev_renamed_%s", Check.ORDERED),
                 step("SELECT count(*) FROM ev_renamed_%s", Check.ORDERED))));
+        scripts.add(new Script("small files merged", true, List.of(
+                // Hive 4's tables here are external (non-ACID managed tables are translated to external).
+                step("SET hive.concatenate.external.table=true", Check.ORDERED),
+                step("CREATE TABLE cc_orc_%s (k INT, v STRING) PARTITIONED BY (p INT) STORED AS ORC", Check.ORDERED),
+                step("INSERT INTO cc_orc_%s PARTITION (p=1) SELECT k, v FROM ev_orc WHERE k < 100", Check.ORDERED),
+                step("INSERT INTO cc_orc_%s PARTITION (p=1) SELECT k, v FROM ev_orc WHERE k >= 100", Check.ORDERED),
+                step("SELECT count(DISTINCT INPUT__FILE__NAME) FROM cc_orc_%s", Check.ORDERED),
+                step("ALTER TABLE cc_orc_%s PARTITION (p=1) CONCATENATE", Check.ORDERED),
+                step("SELECT count(DISTINCT INPUT__FILE__NAME), count(*), sum(k) FROM cc_orc_%s", Check.ORDERED),
+                step("CREATE TABLE cc_rc_%s (k INT, v STRING) STORED AS RCFILE", Check.ORDERED),
+                step("INSERT INTO cc_rc_%s SELECT k, v FROM ev_orc WHERE k < 100", Check.ORDERED),
+                step("INSERT INTO cc_rc_%s SELECT k, v FROM ev_orc WHERE k >= 100", Check.ORDERED),
+                step("ALTER TABLE cc_rc_%s CONCATENATE", Check.ORDERED),
+                step("SELECT count(DISTINCT INPUT__FILE__NAME), count(*), sum(k) FROM cc_rc_%s", Check.ORDERED),
+                // The merge Hive adds after an INSERT whose files are small: one file however many reducers wrote.
+                step("SET hive.merge.tezfiles=true", Check.ORDERED),
+                step("SET hive.merge.mapfiles=true", Check.ORDERED),
+                step("SET hive.merge.mapredfiles=true", Check.ORDERED),
+                step("SET hive.merge.smallfiles.avgsize=100000000", Check.ORDERED),
+                step("SET mapreduce.job.reduces=3", Check.ORDERED),
+                step("CREATE TABLE mg_%s (g BIGINT, n BIGINT) STORED AS ORC", Check.ORDERED),
+                step("INSERT OVERWRITE TABLE mg_%s SELECT k % 7, count(*) FROM ev_orc GROUP BY k % 7", Check.ORDERED),
+                step("SELECT count(DISTINCT INPUT__FILE__NAME), count(*), sum(n) FROM mg_%s", Check.ORDERED))));
         scripts.add(new Script("temporary tables and functions", true, List.of(
                 step("CREATE TEMPORARY TABLE ev_tmp_%s AS SELECT k, v FROM ev_orc WHERE k < 50", Check.ORDERED),
                 step("SELECT v, count(*) FROM ev_tmp_%s GROUP BY v", Check.UNORDERED),
@@ -203,7 +251,7 @@ final class EverydayStatements {
         // Not Path.toUri(), which would quote %s.
         String local = "file://" + directories.resolve("local_%s");
         String shared = "file://" + directories.resolve("shared_%s");
-        scripts.add(new Script("INSERT OVERWRITE [LOCAL] DIRECTORY", true, List.of(
+        scripts.add(new Script(DIRECTORY_WRITES, true, List.of(
                 step("INSERT OVERWRITE LOCAL DIRECTORY '" + directories.resolve("local_%s")
                         + "' SELECT v, count(*) FROM ev_orc GROUP BY v", Check.ORDERED),
                 step("INSERT OVERWRITE DIRECTORY '" + shared + "' ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
@@ -214,7 +262,7 @@ final class EverydayStatements {
                 step("CREATE EXTERNAL TABLE ev_shared_%s (k INT, v STRING, d DECIMAL(10,2)) ROW FORMAT DELIMITED "
                         + "FIELDS TERMINATED BY ',' LOCATION '" + shared + "'", Check.ORDERED),
                 step("SELECT * FROM ev_shared_%s", Check.UNORDERED))));
-        scripts.add(new Script("commands routed as Hive routes them", true, List.of(
+        scripts.add(new Script(COMMANDS, true, List.of(
                 step("DELETE FROM ev_orc WHERE k = 1", Check.FAILS),
                 step("UPDATE ev_orc SET v = 'x' WHERE k = 1", Check.FAILS),
                 step("SET ROLE admin", Check.FAILS),
@@ -240,11 +288,16 @@ final class EverydayStatements {
         steps.add(step("SELECT * FROM ev_bucketed TABLESAMPLE (BUCKET 2 OUT OF 4 ON k)", Check.UNORDERED));
         steps.add(step("SELECT k FROM ev_orc ORDER BY k DESC LIMIT 5", Check.ORDERED));
         steps.add(step("SELECT v, count(*) FROM ev_orc GROUP BY v LIMIT 2", Check.ANY_OF_LIMIT));
-        return new Script("fetch-task conversion " + conversion, true, steps);
+        return new Script(FETCH_TASKS + conversion, true, steps);
     }
 
-    private static Step step(String statement, Check check) {
-        return new Step(statement, check);
+    static Step step(String statement, Check check) {
+        return new Step(statement, check, null);
+    }
+
+    /** A step that fails on both engines, datampi's error naming NAMED. */
+    static Step failsNaming(String statement, String named) {
+        return new Step(statement, Check.FAILS_NAMING, named);
     }
 
     /**
@@ -265,7 +318,7 @@ final class EverydayStatements {
                     raw.error() == null ? null : withoutRunName(raw.error(), run), raw.log());
             outcomes.add(outcome);
             String what = run + ": " + statement;
-            if (step.check() == Check.FAILS) {
+            if (step.check() == Check.FAILS || step.check() == Check.FAILS_NAMING) {
                 assertNotNull(outcome.error(), what + " should fail, as on MR");
             } else {
                 assertNull(outcome.error(), what + " failed:\n" + outcome.error() + "\n" + outcome.log());
@@ -315,6 +368,8 @@ final class EverydayStatements {
             case METADATA -> assertEquals(steady(mr.rows()), steady(datampi.rows()), what);
             case RUNS -> assertFalse(datampi.rows().isEmpty() && datampi.log().isBlank(), what + ": printed nothing");
             case FAILS -> assertEquals(mr.error(), datampi.error(), what);
+            case FAILS_NAMING -> assertTrue(datampi.error().contains(step.named()), what + ": the error names "
+                    + step.named() + ":\n" + datampi.error());
         }
     }
 
@@ -322,9 +377,9 @@ final class EverydayStatements {
         return rows.stream().filter(row -> !VOLATILE.matcher(row).find()).toList();
     }
 
-    /** The (script, run) pairs on datampi, for a parameterized test. */
-    static Stream<Object[]> datampiRuns(Path directories) {
-        return scripts(directories).stream().flatMap(script -> RUNS.stream().filter(run -> !run.engine().equals("mr"))
+    /** The (script, run) pairs on datampi of SCRIPTS, script by script, for a parameterized test. */
+    static Stream<Object[]> datampiRuns(List<Script> scripts) {
+        return scripts.stream().flatMap(script -> RUNS.stream().filter(run -> !run.engine().equals("mr"))
                 .map(run -> new Object[] {script, run}));
     }
 }

@@ -16,8 +16,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The everyday statements (EverydayStatements) in the session bin/hive-datampi runs, routed as its CLI routes them:
- * on Hive on MR, then on datampi in both plan shapes, with MR's outcome at every step.
+ * The everyday statements (EverydayStatements) and the file formats (FormatStatements) in the session
+ * bin/hive-datampi runs, routed as its CLI routes them: on Hive on MR, then on datampi in both plan shapes, with MR's
+ * outcome at every step.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EverydayStatementsIT {
@@ -31,6 +32,7 @@ class EverydayStatementsIT {
     void createTables() throws Exception {
         FileUtil.fullyDelete(ROOT.toFile());
         Files.createDirectories(DIRECTORIES);
+        FormatStatements.writeInputs(DIRECTORIES);
         hive = new HiveSession(ROOT.resolve("state"), Map.of("hive.datampi.processes", "2",
                 "hive.datampi.heap", "768m"));
         EverydayStatements.tables().forEach(hive::query);
@@ -41,13 +43,27 @@ class EverydayStatementsIT {
         hive.close();
     }
 
-    static Stream<Object[]> runs() {
-        return EverydayStatements.datampiRuns(DIRECTORIES);
+    static Stream<Object[]> everydayRuns() {
+        return EverydayStatements.datampiRuns(EverydayStatements.scripts(DIRECTORIES));
+    }
+
+    static Stream<Object[]> formatRuns() {
+        return EverydayStatements.datampiRuns(FormatStatements.scripts(DIRECTORIES));
     }
 
     @ParameterizedTest(name = "{1}: {0}")
-    @MethodSource("runs")
-    void sameOutcomesOnDatampiAsOnMr(EverydayStatements.Script script, EverydayStatements.Run run) {
+    @MethodSource("everydayRuns")
+    void everydayStatementsGiveTheOutcomesOfMr(EverydayStatements.Script script, EverydayStatements.Run run) {
+        sameOutcomes(script, run);
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("formatRuns")
+    void everyFormatGivesTheOutcomesOfMr(EverydayStatements.Script script, EverydayStatements.Run run) {
+        sameOutcomes(script, run);
+    }
+
+    private void sameOutcomes(EverydayStatements.Script script, EverydayStatements.Run run) {
         List<EverydayStatements.Outcome> mr = onMr.computeIfAbsent(script.name(), name ->
                 EverydayStatements.runAndCompare(this::run, script, EverydayStatements.RUNS.get(0), null));
         EverydayStatements.runAndCompare(this::run, script, run, mr);

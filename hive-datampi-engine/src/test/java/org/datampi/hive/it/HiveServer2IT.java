@@ -543,10 +543,13 @@ class HiveServer2IT {
         assertEquals(1.0, progress.get(progress.size() - 1), 1e-9, "progress reported: " + progress);
     }
 
-    /** In the default plan shape only: EverydayStatementsIT runs both, and the client's routing is the same. */
+    /**
+     * The scripts whose outcome the client can change, in the default plan shape: EverydayStatementsIT runs them all
+     * in both shapes.
+     */
     static Stream<Object[]> everydayRuns() {
-        return EverydayStatements.datampiRuns(HiveSession.HOME.resolve(
-                "hive-datampi-engine/target/it-hiveserver2/everyday-directories"))
+        return EverydayStatements.datampiRuns(EverydayStatements.clientScripts(HiveSession.HOME.resolve(
+                "hive-datampi-engine/target/it-hiveserver2/everyday-directories")))
                 .filter(run -> ((EverydayStatements.Run) run[1]).shape().equals("dag"));
     }
 
