@@ -42,7 +42,8 @@ import org.datampi.hive.session.QuerySession;
  */
 public final class TpcdsLoader {
     private static final String USAGE = "tpcds-load --scale SF --data DIR|URI "
-            + "--format text|orc|rcfile|sequencefile|parquet [--layout flat|partitioned] [--action load|check] [--warehouse DIR] [--hiveconf KEY=VALUE]...";
+            + "--format text|orc|rcfile|sequencefile|parquet [--layout flat|partitioned] [--action load|check] "
+            + "[--warehouse DIR] [--hiveconf KEY=VALUE]...";
     /** The exit code of {@code --action check} for a database that is missing or half loaded. */
     public static final int NOT_LOADED = 3;
 

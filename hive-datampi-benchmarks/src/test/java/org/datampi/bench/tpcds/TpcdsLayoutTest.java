@@ -15,6 +15,7 @@ class TpcdsLayoutTest {
     void databasesAreNamedByScaleFormatAndLayout() {
         assertEquals("tpcds_sf0_01_orc", new TpcdsLayout("0.01", "orc", false).database());
         assertEquals("tpcds_sf1_orc_part", new TpcdsLayout("1", "ORC", true).database());
+        assertEquals("tpcds_sf1_parquet_part", new TpcdsLayout("1", "parquet", true).database());
         assertEquals("tpcds_sf10_text", new TpcdsLayout("10", "orc", true).textDatabase());
         assertTrue(new TpcdsLayout("1", "text", false).isSource());
         assertEquals(Optional.of("ss_sold_date_sk"), new TpcdsLayout("1", "orc", true).partitionKey("store_sales"));
@@ -30,7 +31,7 @@ class TpcdsLayoutTest {
                 .getMessage().contains("--scale"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new TpcdsLayout("1e3", "orc", false))
                 .getMessage().contains("--scale"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new TpcdsLayout("1", "parquet", false))
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new TpcdsLayout("1", "avro", false))
                 .getMessage().contains("--format"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TpcdsLayout.of("1", "orc", "bucketed"))
                 .getMessage().contains("--layout"));
