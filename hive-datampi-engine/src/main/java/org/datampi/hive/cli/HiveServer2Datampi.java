@@ -11,6 +11,7 @@ import org.datampi.hive.plan.DataMPIEngine;
 import org.datampi.hive.session.DataMPISessionHook;
 import org.datampi.hive.session.EmbeddedHive;
 import org.datampi.hive.session.EmbeddedMetastore;
+import org.datampi.hive.session.EmbeddedTxnServices;
 
 /**
  * bin/hiveserver2-datampi: Hive's own HiveServer2 (hive-service 4.0.1, the last published, over hive-exec 4.1.0) in the
@@ -88,6 +89,9 @@ public final class HiveServer2Datampi {
         HiveConf serverConf = new HiveConf();
         EmbeddedMetastore.configureDerby(state);
         EmbeddedMetastore.prepare(serverConf, state);
+        // A server whose site names DbTxnManager: the compactor and the transaction housekeeping that a standalone
+        // metastore would run (HiveServer2 starts the compactor's Workers itself).
+        EmbeddedTxnServices.startFor(serverConf, true);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install(serverConf);
 

@@ -14,6 +14,7 @@ import org.apache.hadoop.hive.common.HiveInterruptCallback;
 import org.apache.hadoop.hive.common.HiveInterruptUtils;
 import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.ql.Context;
+import org.apache.hadoop.hive.ql.exec.FileSinkOperator;
 import org.apache.hadoop.hive.ql.exec.Operator;
 import org.apache.hadoop.hive.ql.exec.tez.TezTask;
 import org.apache.hadoop.hive.ql.metadata.HiveException;
@@ -21,6 +22,7 @@ import org.apache.hadoop.hive.ql.plan.BaseWork;
 import org.apache.hadoop.hive.ql.session.SessionState;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.tez.common.counters.TezCounter;
 import org.apache.tez.common.counters.TezCounters;
 import org.datampi.hive.app.DataMPIDagApplication;
 import org.datampi.hive.app.StageCounters;
@@ -215,7 +217,7 @@ public final class DataMPIDagTask extends TezTask {
                 }
             }
             return success;
-        } catch (HiveException e) {
+        } catch (HiveException | RuntimeException e) {
             console.printError("datampi: " + getId() + ": job close failed: " + e.getMessage());
             setException(e);
             return false;
@@ -245,7 +247,9 @@ public final class DataMPIDagTask extends TezTask {
             }
             Map<String, Counters> saved = TaskCounters.read(conf, dagDir);
             Counters counters = TaskCounters.sum(saved.values());
-            setTezCounters(tezCounters(counters));
+            TezCounters tez = tezCounters(counters);
+            setTezCounters(tez);
+            reportModifiedRows(tez);
             StageCounters.describe(counters).forEach(line -> console.printInfo("datampi: " + getId() + " " + line));
             if (DataMPISettings.flag(conf, DataMPISettings.PRINT_SUMMARY, true)) {
                 DagSummary.lines(dag, saved, HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_COUNTER_GROUP), ranks)
@@ -254,6 +258,18 @@ public final class DataMPIDagTask extends TezTask {
         } catch (IOException | RuntimeException e) {
             // The stage's output is sound; only the summary's figures are missing.
             DAG_LOG.warn("Cannot read the counters of {} from {}", getId(), dagDir, e);
+        }
+    }
+
+    /**
+     * The rows the stage's file sinks wrote, for the query's "rows affected" (JDBC's update count), as TezTask
+     * reports them.
+     */
+    private void reportModifiedRows(TezCounters counters) {
+        TezCounter written = counters.getGroup(HiveConf.getVar(conf, HiveConf.ConfVars.HIVE_COUNTER_GROUP))
+                .findCounter(FileSinkOperator.TOTAL_TABLE_ROWS_WRITTEN, false);
+        if (written != null && queryState != null) {
+            queryState.setNumModifiedRows(written.getValue());
         }
     }
 

@@ -21,6 +21,8 @@ import org.apache.hadoop.hive.ql.session.SessionState;
 import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first and last steps of compiling a query for datampi (hive.semantic.analyzer.hook). First, every datampi
@@ -35,6 +37,8 @@ import org.datampi.hive.exec.DataMPITask;
  * in the client as on the session's engine ({@link DataMPIEngine#runWithoutDag}).
  */
 public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
+    private static final Logger LOG = LoggerFactory.getLogger(DataMPICompiler.class);
+
     @Override
     public ASTNode preAnalyze(HiveSemanticAnalyzerHookContext context, ASTNode ast) throws SemanticException {
         SessionState session = SessionState.get();
@@ -51,11 +55,17 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
         if (DataMPISettings.PlanShape.of(conf) != DataMPISettings.PlanShape.DAG) {
             return ast;
         }
-        if (!(context.getConf() instanceof HiveConf query) || query == conf) {
-            // Hive 4.1 compiles each query on a copy of the session's configuration (QueryState); if it ever
-            // stops, the engine name cannot be changed for one query without changing the session's.
-            throw new SemanticException(DataMPISettings.PLAN + "=dag needs the query's own copy of the session's "
-                    + "configuration, which this Hive version does not give the semantic analyzer hook");
+        if (!(context.getConf() instanceof HiveConf query)) {
+            throw new SemanticException(DataMPISettings.PLAN + "=dag needs the query's configuration as a HiveConf, "
+                    + "which this Hive version does not give the semantic analyzer hook");
+        }
+        if (query == conf) {
+            // A query Hive runs on its session's configuration itself (QueryState's nonIsolated(): the compactor's
+            // queries, through DriverUtils.runOnDriver): the engine name cannot change for it alone, so it runs in
+            // the mapreduce shape, as Hive's MapReduce compiler plans it for any engine but tez.
+            LOG.info("A query without its own configuration runs in the mapreduce shape: {}",
+                    context.getCommand());
+            return ast;
         }
         DataMPIEngine.compileAsDag(query);
         return ast;

@@ -76,6 +76,18 @@ public final class EmbeddedHive {
                 // Re-execution statistics kept "in the metastore" are loaded by a thread whose fresh HiveConf points
                 // at Hive's default ./metastore_db, creating a second Derby database in the working directory.
                 Map.entry("hive.query.reexecution.stats.persist.scope", "hiveserver"),
+                // A compactor Worker in the JVM that owns the embedded metastore (Hive's default, 0, leaves
+                // ALTER TABLE ... COMPACT queued for ever): EmbeddedTxnServices in a shell, Hive's own in HiveServer2.
+                Map.entry("hive.compactor.worker.threads", "1"),
+                // It looks for queued compactions every second (Hive's 10.8 s suits many servers sharing a database;
+                // here one JVM polls its own Derby).
+                Map.entry("hive.compactor.worker.sleep.time", "1000ms"),
+                // What the session's metastore client says it can read and write: HiveServer2's list (HiveConf sets
+                // it only in a HiveServer2 process; Hive 4's own shell is Beeline over an embedded HiveServer2). With
+                // none, the metastore refuses to create transactional tables ("Processor has no capabilities").
+                Map.entry("hive.metastore.client.capabilities", "EXTWRITE,EXTREAD,HIVEBUCKET2,HIVEFULLACIDREAD,"
+                        + "HIVEFULLACIDWRITE,HIVECACHEINVALIDATE,HIVEMANAGESTATS,HIVEMANAGEDINSERTWRITE,"
+                        + "HIVEMANAGEDINSERTREAD,HIVESQL,HIVEMQT,HIVEONLYMQTWRITE,ACCEPTS_UNMODIFIED_METADATA"),
                 Map.entry("fs.defaultFS", "file:///"),
                 // Owners and permissions of local files without a forked ls -ld per file (PosixLocalFileSystem):
                 // Hive's listings of a partitioned table read them for every partition. The ranks get it with the job.

@@ -9,55 +9,41 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import javax.jdo.PersistenceManager;
-import javax.jdo.datastore.JDOConnection;
-
 import org.apache.hadoop.hive.conf.HiveConf;
-import org.apache.hadoop.hive.metastore.PersistenceManagerProvider;
 import org.apache.hadoop.hive.metastore.utils.MetastoreVersionInfo;
-import org.datanucleus.PersistenceNucleusContext;
-import org.datanucleus.api.jdo.JDOPersistenceManagerFactory;
-import org.datanucleus.metadata.MetaDataManager;
-import org.datanucleus.store.schema.SchemaAwareStoreManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded default's Derby metastore, its tables created all at once before Hive first uses it.
+ * The embedded default's Derby metastore, its schema created all at once before Hive first uses it.
  *
  * <p>Why: left to itself, DataNucleus creates each metastore table when Hive first touches its class, and the
  * metastore's direct SQL (which alone gives the planner a partitioned table's column statistics) reads tables such as
  * PART_COL_STATS and KEY_CONSTRAINTS before that. Outside a transaction Hive falls back to its ORM; inside one (adding
  * the partitions of a dynamically partitioned INSERT) Derby cannot roll back to Hive's savepoint and the statement
- * fails. Hive's own answer is its schema tool's SQL scripts, which ship only in Hive's binary tarball, not in its jars;
- * so this creates the same tables from the JDO metadata that Hive's jar does ship ({@code package.jdo}), with
- * DataNucleus's schema tool, before Hive opens the metastore, and adds the indexes on column statistics that Hive's
- * scripts create and its JDO metadata does not declare. Each time it opens, it also refreshes Derby's index
- * statistics of the metastore's tables that grew or shrank since ({@link DerbyIndexStatistics}), on which the plans
- * of the metastore's direct SQL depend.
+ * fails; and the transaction tables DbTxnManager needs (TXNS, HIVE_LOCKS, TXN_LOCK_TBL...) are not JDO classes, so
+ * DataNucleus never creates them. So the schema is Hive's own, made by Hive's schema tool with Hive's Derby script
+ * ({@link MetastoreSchema}) before Hive opens the metastore, with the indexes on column statistics the planner's
+ * aggregation needs. Each time it opens, it also refreshes Derby's index statistics of the metastore's tables that
+ * grew or shrank since ({@link DerbyIndexStatistics}), on which the plans of the metastore's direct SQL depend.
+ *
+ * <p>A metastore that an earlier version of this engine created from Hive's JDO metadata (its record says
+ * "indexes") keeps working for every table but transactional ones, whose statements fail on the missing TXNS
+ * tables: opening it warns, naming the directory to move aside.
  */
 public final class EmbeddedMetastore {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMetastore.class);
     private static final String CONNECTION_URL = "javax.jdo.option.ConnectionURL";
     private static final String DATABASE_DIR = "metastore_db";
-    private static final String HIVE_JDO_METADATA = "package.jdo";
-    /**
-     * The indexes on column statistics that Hive's schema scripts create and its JDO metadata does not declare.
-     * Without PCS_STATS_IDX, aggregating the statistics of a table's partitions for the planner scans PART_COL_STATS
-     * (some 2 s a fact table over TPC-DS's partitioned layout at scale 1).
-     */
-    private static final List<StatisticsIndex> STATISTICS_INDEXES = List.of(
-            new StatisticsIndex("PCS_STATS_IDX", "PART_COL_STATS", "\"PART_ID\", \"COLUMN_NAME\""),
-            new StatisticsIndex("TAB_COL_STATS_IDX", "TAB_COL_STATS", "\"TBL_ID\", \"COLUMN_NAME\""));
+    /** What an earlier version's record of a metastore made from Hive's JDO metadata says ("Hive 4.1.0, indexes"). */
+    private static final String LEGACY_RECORD = ", indexes ";
+    private static final Set<Path> WARNED_LEGACY = ConcurrentHashMap.newKeySet();
     /**
      * The tables the metastore's direct SQL reads for each query over partitioned tables (partitions, their keys,
      * parameters and storage, column statistics): those whose Derby index statistics are kept current.
@@ -114,8 +100,8 @@ public final class EmbeddedMetastore {
 
     /**
      * Prepares the state directory's Derby metastore before Hive opens it, when conf points at it (does nothing for a
-     * metastore the user configured elsewhere): creates its tables and indexes if they have not been
-     * ({@link #createTables}), then refreshes the index statistics of the tables that changed since
+     * metastore the user configured elsewhere): creates its schema if it has none yet
+     * ({@link #createSchema}), then refreshes the index statistics of the tables that changed since
      * ({@link DerbyIndexStatistics}).
      */
     public static synchronized void prepare(HiveConf conf, Path stateDir) {
@@ -123,57 +109,39 @@ public final class EmbeddedMetastore {
         if (!url(stateDir).equals(conf.get(CONNECTION_URL))) {
             return;
         }
-        createTables(conf, stateDir);
+        createSchema(conf, stateDir);
         refreshIndexStatistics(conf, stateDir);
     }
 
     /**
-     * Creates every metastore table this Hive version has when they have not been created yet (a new metastore, or
-     * one that an earlier version of this engine or of Hive let DataNucleus create table by table): DataNucleus adds
-     * the missing tables and leaves the others. A file beside the database records the Hive version whose tables are
-     * there, and the indexes. Hive keeps one metastore connection factory per JVM (PersistenceManagerProvider): this
-     * points it at the state directory's metastore, as the session's own first metastore call would, so a session
-     * still open on another metastore in the same JVM loses its connection.
+     * Creates Hive's schema in the state directory's metastore when it has none yet (a new one, or one whose record
+     * names another Hive version: Hive's schema tool upgrades it). A file beside the database records the Hive
+     * version whose schema is there. A database restored or deleted beside an old record is created again.
      */
-    private static void createTables(HiveConf conf, Path stateDir) {
+    private static void createSchema(HiveConf conf, Path stateDir) {
         Path created = database(stateDir).resolveSibling(DATABASE_DIR + ".tables");
-        // What the file records: Hive's version and the indexes added, so that a change to either creates again.
-        String recorded = "Hive " + MetastoreVersionInfo.getVersion() + ", indexes "
-                + STATISTICS_INDEXES.stream().map(StatisticsIndex::name).toList();
-        // A database restored or deleted beside an old record is created again.
+        String recorded = read(created);
+        String current = "Hive " + MetastoreVersionInfo.getVersion() + " schema, by Hive's schema tool";
         boolean databaseExists = Files.exists(database(stateDir).resolve("service.properties"));
-        if (databaseExists && recorded.equals(read(created))) {
+        if (databaseExists && current.equals(recorded)) {
             return;
         }
-        // The factory Hive's ObjectStore will use: same properties, so it is created once.
-        PersistenceManager manager;
-        try {
-            PersistenceManagerProvider.updatePmfProperties(conf);
-            manager = PersistenceManagerProvider.getPersistenceManager();
-        } catch (RuntimeException e) {
-            throw new IllegalStateException("Cannot open the metastore " + database(stateDir)
-                    + " (Derby lets one process at a time open it: is another Hive using this state directory?): "
-                    + rootCause(e), e);
-        }
-        try {
-            PersistenceNucleusContext context =
-                    ((JDOPersistenceManagerFactory) manager.getPersistenceManagerFactory()).getNucleusContext();
-            MetaDataManager metadata = context.getMetaDataManager();
-            metadata.loadMetaDataFiles(new String[] {HIVE_JDO_METADATA}, conf.getClassLoader());
-            Set<String> classes = new TreeSet<>(metadata.getClassesWithMetaData());
-            if (classes.isEmpty()) {
-                throw new IllegalStateException("Hive's " + HIVE_JDO_METADATA + " lists no metastore classes: "
-                        + "cannot create the metastore " + database(stateDir) + " (has Hive's jar changed?)");
+        if (databaseExists && recorded.contains(LEGACY_RECORD)) {
+            if (WARNED_LEGACY.add(database(stateDir))) {
+                LOG.warn("The metastore {} was created from Hive's JDO metadata by an earlier version of this engine "
+                        + "and has no transaction tables: statements on transactional (ACID) tables fail on it. Move "
+                        + "it aside (with {}) to have a new one created with Hive's full schema.", database(stateDir),
+                        created.getFileName());
             }
-            ((SchemaAwareStoreManager) context.getStoreManager()).createSchemaForClasses(classes, new Properties());
-            createStatisticsIndexes(manager, stateDir);
-        } finally {
-            manager.close();
+            return;
         }
+        MetastoreSchema.initOrUpgrade(conf, new MetastoreSchema.Database("derby", url(stateDir),
+                "org.apache.derby.jdbc.EmbeddedDriver", conf.get(CONNECTION_USER, "APP"),
+                conf.get(CONNECTION_PASSWORD, "")), System.err);
         try {
-            Files.writeString(created, recorded);
+            Files.writeString(created, current);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot record the metastore's tables in " + created, e);
+            throw new UncheckedIOException("Cannot record the metastore's schema in " + created, e);
         }
     }
 
@@ -202,23 +170,6 @@ public final class EmbeddedMetastore {
         }
     }
 
-    private static void createStatisticsIndexes(PersistenceManager manager, Path stateDir) {
-        JDOConnection jdo = manager.getDataStoreConnection();
-        try {
-            Connection connection = (Connection) jdo.getNativeConnection();
-            for (StatisticsIndex index : STATISTICS_INDEXES) {
-                try {
-                    index.createIfMissing(connection);
-                } catch (SQLException e) {
-                    throw new IllegalStateException("Cannot create the index " + index.name() + " on "
-                            + index.table() + " in the metastore " + database(stateDir) + ": " + e.getMessage(), e);
-                }
-            }
-        } finally {
-            jdo.close();
-        }
-    }
-
     /** The innermost cause, following Derby's chained SQLExceptions too. */
     private static String rootCause(Throwable e) {
         Throwable cause = e;
@@ -229,22 +180,6 @@ public final class EmbeddedMetastore {
                 return cause.toString();
             }
             cause = next;
-        }
-    }
-
-    private record StatisticsIndex(String name, String table, String columns) {
-        void createIfMissing(Connection connection) throws SQLException {
-            String schema = connection.getSchema();
-            try (ResultSet existing = connection.getMetaData().getIndexInfo(null, schema, table, false, true)) {
-                while (existing.next()) {
-                    if (name.equals(existing.getString("INDEX_NAME"))) {
-                        return;
-                    }
-                }
-            }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("CREATE INDEX \"" + name + "\" ON \"" + table + "\" (" + columns + ")");
-            }
         }
     }
 

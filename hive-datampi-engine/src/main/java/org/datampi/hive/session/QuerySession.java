@@ -64,6 +64,7 @@ public final class QuerySession implements AutoCloseable {
      */
     public List<String> execute(String statement) throws CommandProcessorException {
         SessionState.setCurrentSessionState(session);
+        EmbeddedTxnServices.startFor(session.getConf(), false);
         // Routed as Hive's CLI routes a statement (CliDriver.processCmd): every word goes to CommandProcessorFactory,
         // whose HiveCommand looks past the first (SET ROLE, DELETE FROM and SET AUTOCOMMIT are SQL, not commands).
         String trimmed = statement.trim();
