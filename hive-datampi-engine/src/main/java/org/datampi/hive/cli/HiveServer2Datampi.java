@@ -34,11 +34,10 @@ public final class HiveServer2Datampi {
             Map.entry("hive.server2.session.hook", DataMPISessionHook.class.getName()),
             Map.entry("hive.llap.hs2.coordinator.enabled", "false"),
             Map.entry("hive.scheduled.queries.executor.enabled", "false"),
-            Map.entry("hive.server2.materializedviews.registry.impl", "DUMMY"),
             Map.entry("hive.notification.event.poll.interval", "0s"),
             Map.entry("hive.server2.graceful.stop.timeout", "0s"),
             // HiveServer2 4.0.1's compactor set-up calls a HiveConf method that Hive 4.1 no longer has; compaction
-            // workers run "in the metastore" instead (none is configured there either).
+            // workers run "in the metastore" instead: the embedded one's, EmbeddedTxnServices.
             Map.entry("hive.metastore.runworker.in", "metastore"),
             Map.entry("hive.server2.async.exec.threads", "8"),
             Map.entry("hive.server2.thrift.max.worker.threads", "32"));
@@ -90,7 +89,7 @@ public final class HiveServer2Datampi {
         EmbeddedMetastore.configureDerby(state);
         EmbeddedMetastore.prepare(serverConf, state);
         // A server whose site names DbTxnManager: the compactor and the transaction housekeeping that a standalone
-        // metastore would run (HiveServer2 starts the compactor's Workers itself).
+        // metastore would run.
         EmbeddedTxnServices.startFor(serverConf, true);
         // Before the first session: its JDBC URL's settings are applied before the session hook runs.
         DataMPIEngine.install(serverConf);

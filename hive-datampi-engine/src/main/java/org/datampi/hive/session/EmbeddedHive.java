@@ -88,6 +88,10 @@ public final class EmbeddedHive {
                 Map.entry("hive.metastore.client.capabilities", "EXTWRITE,EXTREAD,HIVEBUCKET2,HIVEFULLACIDREAD,"
                         + "HIVEFULLACIDWRITE,HIVECACHEINVALIDATE,HIVEMANAGESTATS,HIVEMANAGEDINSERTWRITE,"
                         + "HIVEMANAGEDINSERTREAD,HIVESQL,HIVEMQT,HIVEONLYMQTWRITE,ACCEPTS_UNMODIFIED_METADATA"),
+                // Materialized views for query rewriting read from the metastore as each query compiles: Hive's
+                // registry that caches them is loaded only by HiveServer2's start (a shell's would stay empty and
+                // rewrite nothing), and loading it there delays the start by every view's plan.
+                Map.entry("hive.server2.materializedviews.registry.impl", "DUMMY"),
                 Map.entry("fs.defaultFS", "file:///"),
                 // Owners and permissions of local files without a forked ls -ld per file (PosixLocalFileSystem):
                 // Hive's listings of a partitioned table read them for every partition. The ranks get it with the job.

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What Hive's standalone metastore runs for transactional tables, run beside an embedded one: the compactor's
- * Initiator and Cleaner (Hive's {@link CompactorTasks}), the transaction housekeeping ({@link #HOUSEKEEPING}), and,
- * outside HiveServer2, which starts its own,
- * {@code hive.compactor.worker.threads} Workers. An embedded metastore starts none of them: without them
+ * Initiator and Cleaner (Hive's {@link CompactorTasks}), the transaction housekeeping ({@link #HOUSEKEEPING}), and
+ * {@code hive.compactor.worker.threads} Workers (unless HiveServer2 starts its own: {@code
+ * hive.metastore.runworker.in=hs2} in a HiveServer2). An embedded metastore starts none of them: without them
  * {@code ALTER TABLE ... COMPACT} only queues its request ({@code ... AND WAIT} waits for ever), no table is compacted
  * on its own, and the locks of a shell killed mid-statement are never released.
  *
@@ -88,7 +88,7 @@ public final class EmbeddedTxnServices {
 
     /**
      * Starts the services once per JVM when CONF runs statements under DbTxnManager on an embedded metastore
-     * ({@code hive.metastore.uris} empty); else does nothing. IN_HIVESERVER2: HiveServer2 starts its own Workers.
+     * ({@code hive.metastore.uris} empty); else does nothing. IN_HIVESERVER2: whether this JVM is a HiveServer2.
      */
     public static synchronized void startFor(HiveConf conf, boolean inHiveServer2) {
         requireNonNull(conf, "conf is null");
@@ -119,7 +119,10 @@ public final class EmbeddedTxnServices {
             }
             new CompactorTasks(services, false).takeLeadership(THIS_JVM);
             running.add("compactor initiator and cleaner");
-            int workers = inHiveServer2 ? 0
+            // HiveServer2 starts its own Workers when hive.metastore.runworker.in is hs2 (Hive's default).
+            boolean serverStartsWorkers = inHiveServer2 && "hs2".equals(
+                    MetastoreConf.getVar(services, MetastoreConf.ConfVars.HIVE_METASTORE_RUNWORKER_IN));
+            int workers = serverStartsWorkers ? 0
                     : MetastoreConf.getIntVar(services, MetastoreConf.ConfVars.COMPACTOR_WORKER_THREADS);
             for (int i = 0; i < workers; i++) {
                 CompactorThread.initializeAndStartThread(new Worker(), services);
@@ -130,6 +133,7 @@ public final class EmbeddedTxnServices {
             LOG.error("Cannot start all of the embedded metastore's transaction services (started: {})", running, e);
             return;
         }
-        LOG.info("Started the embedded metastore's transaction services: {}", running);
+        LOG.info("Started the embedded metastore's transaction services: {}; the compactor's queries on {}", running,
+                HiveConf.getVar(services, HiveConf.ConfVars.HIVE_EXECUTION_ENGINE));
     }
 }

@@ -42,7 +42,9 @@ class CliInterruptIT {
         }
         HiveCli setup = HiveCli.start(root, "setup", "SET hive.execution.engine=mr;"
                 + "CREATE TABLE src (a INT); INSERT INTO src VALUES " + rows + ";"
-                + "CREATE TABLE target (a INT, s STRING); INSERT INTO target VALUES (0, 'before');");
+                + "CREATE TABLE target (a INT, s STRING); INSERT INTO target VALUES (0, 'before');"
+                + TransactionalStatements.SESSION_SCRIPT + "CREATE TABLE acid_target (a INT, s STRING) STORED AS ORC "
+                + "TBLPROPERTIES ('transactional'='true'); INSERT INTO acid_target VALUES (0, 'before');");
         assertEquals(0, setup.awaitExit(), setup.output());
     }
 
@@ -70,6 +72,33 @@ class CliInterruptIT {
         assertEquals(0, check.awaitExit(), check.output());
         assertTrue(check.output().lines().anyMatch(line -> line.equals("0\tbefore")),
                 "the target keeps its rows:\n" + check.output());
+    }
+
+    /**
+     * Ctrl-C during an INSERT into a transactional table: the statement's transaction is aborted before the shell
+     * exits, so no lock outlives it (an embedded metastore's housekeeping would take metastore.txn.timeout, 300 s, to
+     * release one), and the table reads as before.
+     */
+    @Test
+    void ctrlCAbortsAnInsertIntoATransactionalTable() throws Exception {
+        HiveCli cli = HiveCli.start(root, "interrupted-acid", TransactionalStatements.SESSION_SCRIPT
+                + SLOW_INSERT.replace("INSERT OVERWRITE TABLE target", "INSERT INTO acid_target")
+                + "SELECT 'not reached';");
+        List<ProcessHandle> stage = cli.awaitStageRanks();
+        cli.signal("INT");
+        assertAllGone(stage, cli);
+        assertEquals(1, cli.awaitExit(), "the interrupted statement failed:\n" + cli.output());
+
+        HiveCli check = HiveCli.start(root, "interrupted-acid-check", TransactionalStatements.SESSION_SCRIPT
+                + "SELECT 'rows', a, s FROM acid_target; " + HiveCli.SHOW_LOCKS_AND_TRANSACTIONS);
+        assertEquals(0, check.awaitExit(), check.output());
+        String output = check.output();
+        assertEquals(List.of("0\tbefore"), HiveCli.labelledRows(output, "rows"), "the table reads as before:\n"
+                + output);
+        assertEquals(List.of(), HiveCli.locks(output), "no lock left:\n" + output);
+        List<String> transactions = HiveCli.transactions(output);
+        assertTrue(transactions.contains("ABORTED") && !transactions.contains("OPEN"),
+                "the INSERT's transaction aborted, none open: " + transactions + "\n" + output);
     }
 
     /**

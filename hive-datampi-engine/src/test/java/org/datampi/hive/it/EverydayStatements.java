@@ -75,16 +75,19 @@ final class EverydayStatements {
          * Fails on MR and on datampi; datampi's error names what the step names (the file it could not read: MR's
          * names only its task).
          */
-        FAILS_NAMING
+        FAILS_NAMING,
+        /** Succeeds on both; datampi's rows name what the step names (EXPLAIN: the view a query is rewritten to). */
+        NAMES
     }
 
-    /** A statement and its check; NAMED, for FAILS_NAMING only, what datampi's error must name. */
+    /** A statement and its check; NAMED, for FAILS_NAMING and NAMES only, what datampi's error or rows must name. */
     record Step(String statement, Check check, String named) {
         Step {
             requireNonNull(statement, "statement is null");
             requireNonNull(check, "check is null");
-            if ((check == Check.FAILS_NAMING) != (named != null)) {
-                throw new IllegalArgumentException("a name for FAILS_NAMING, and for it alone: " + statement);
+            if ((check == Check.FAILS_NAMING || check == Check.NAMES) != (named != null)) {
+                throw new IllegalArgumentException("a name for FAILS_NAMING and NAMES, and for them alone: "
+                        + statement);
             }
         }
     }
@@ -295,6 +298,11 @@ final class EverydayStatements {
         return new Step(statement, check, null);
     }
 
+    /** A step that succeeds on both engines, datampi's rows naming NAMED. */
+    static Step names(String statement, String named) {
+        return new Step(statement, Check.NAMES, named);
+    }
+
     /** A step that fails on both engines, datampi's error naming NAMED. */
     static Step failsNaming(String statement, String named) {
         return new Step(statement, Check.FAILS_NAMING, named);
@@ -370,6 +378,8 @@ final class EverydayStatements {
             case FAILS -> assertEquals(mr.error(), datampi.error(), what);
             case FAILS_NAMING -> assertTrue(datampi.error().contains(step.named()), what + ": the error names "
                     + step.named() + ":\n" + datampi.error());
+            case NAMES -> assertTrue(datampi.rows().stream().anyMatch(row -> row.contains(step.named())), what
+                    + ": the output names " + step.named() + ":\n" + String.join("\n", datampi.rows()));
         }
     }
 

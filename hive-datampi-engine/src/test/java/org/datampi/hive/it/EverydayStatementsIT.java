@@ -63,11 +63,7 @@ class EverydayStatementsIT {
     }
 
     static Stream<Object[]> transactionalRuns() {
-        return EverydayStatements.datampiRuns(TransactionalStatements.scripts());
-    }
-
-    static Stream<EverydayStatements.Run> datampiShapes() {
-        return EverydayStatements.RUNS.stream().filter(run -> !run.engine().equals("mr"));
+        return TransactionalStatements.datampiRuns();
     }
 
     @ParameterizedTest(name = "{1}: {0}")
@@ -90,15 +86,17 @@ class EverydayStatementsIT {
 
     /**
      * A statement that fails in its tasks aborts its transaction (the one transaction it opened shows as aborted), and
-     * leaves no lock and no rows behind.
+     * leaves no lock and no rows behind. In the default shape: the corpus's failing statements show the rest in both.
      */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("datampiShapes")
-    void aFailedStatementAbortsItsTransaction(EverydayStatements.Run run) {
+    @Test
+    void aFailedStatementAbortsItsTransaction() {
+        EverydayStatements.Run run = new EverydayStatements.Run("datampi", "dag");
+        // The engine before the transaction manager: RESET gives the session Hive's default engine (tez: this JVM
+        // has no hive-site.xml), and the first statement under DbTxnManager starts the compactor with the session's.
         hive.query("RESET");
-        TransactionalStatements.SESSION.forEach(hive::query);
         hive.query("SET hive.execution.engine=" + run.engine());
         hive.query("SET hive.datampi.plan=" + run.shape());
+        TransactionalStatements.SESSION.forEach(hive::query);
         String table = "tx_abort_" + run.name();
         hive.query("CREATE TABLE " + table + " (k INT, v STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
         hive.query("INSERT INTO " + table + " SELECT k, v FROM ev_orc");
@@ -129,10 +127,12 @@ class EverydayStatementsIT {
     @Test
     void compactionKeepsTheRows() {
         EverydayStatements.Run run = new EverydayStatements.Run("datampi", "dag");
+        // The engine before the transaction manager: RESET gives the session Hive's default engine (tez: this JVM
+        // has no hive-site.xml), and the first statement under DbTxnManager starts the compactor with the session's.
         hive.query("RESET");
-        TransactionalStatements.SESSION.forEach(hive::query);
         hive.query("SET hive.execution.engine=" + run.engine());
         hive.query("SET hive.datampi.plan=" + run.shape());
+        TransactionalStatements.SESSION.forEach(hive::query);
         String acid = "tx_compacted_" + run.name();
         hive.query("CREATE TABLE " + acid + " (k INT, v STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
         hive.query("INSERT INTO " + acid + " SELECT k, v FROM ev_orc WHERE k < 150");

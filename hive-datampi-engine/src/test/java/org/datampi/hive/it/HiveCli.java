@@ -1,6 +1,7 @@
 package org.datampi.hive.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -113,6 +114,32 @@ record HiveCli(Process process, Path outputFile) {
     static List<String> labelledRows(String output, String label) {
         return output.lines().filter(line -> line.startsWith(label + "\t"))
                 .map(line -> line.substring(label.length() + 1)).toList();
+    }
+
+    /**
+     * The statements that print what a transactional table's writers left in the metastore, each output between
+     * labelled rows that {@link #locks} and {@link #transactions} find.
+     */
+    static final String SHOW_LOCKS_AND_TRANSACTIONS = "SELECT 'locks:begin'; SHOW LOCKS; SELECT 'locks:end'; "
+            + "SELECT 'transactions:begin'; SHOW TRANSACTIONS; SELECT 'transactions:end';";
+
+    /** The locks SHOW_LOCKS_AND_TRANSACTIONS found in OUTPUT (its rows that begin with a lock id). */
+    static List<String> locks(String output) {
+        return between(output, "locks").stream().filter(line -> line.matches("\\d+\\s.*")).toList();
+    }
+
+    /** The states of the transactions SHOW_LOCKS_AND_TRANSACTIONS found in OUTPUT, in the order of their ids. */
+    static List<String> transactions(String output) {
+        return between(output, "transactions").stream().filter(line -> line.matches("\\d+\\s.*"))
+                .map(line -> line.split("\\s+")[1]).toList();
+    }
+
+    private static List<String> between(String output, String label) {
+        List<String> lines = output.lines().toList();
+        int begin = lines.indexOf(label + ":begin");
+        int end = lines.indexOf(label + ":end");
+        assertTrue(begin >= 0 && end > begin, "SHOW output labelled " + label + " in:\n" + output);
+        return lines.subList(begin + 1, end);
     }
 
     String output() {

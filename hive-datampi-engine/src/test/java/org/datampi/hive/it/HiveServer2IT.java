@@ -548,12 +548,18 @@ class HiveServer2IT {
      * in both shapes.
      */
     static Stream<Object[]> everydayRuns() {
-        return EverydayStatements.datampiRuns(EverydayStatements.clientScripts(HiveSession.HOME.resolve(
-                "hive-datampi-engine/target/it-hiveserver2/everyday-directories")))
+        List<EverydayStatements.Script> scripts = new ArrayList<>(EverydayStatements.clientScripts(
+                HiveSession.HOME.resolve("hive-datampi-engine/target/it-hiveserver2/everyday-directories")));
+        // A transactional table's writes, under the DbTxnManager a JDBC session sets: its first script.
+        scripts.add(TransactionalStatements.scripts().get(0));
+        return EverydayStatements.datampiRuns(scripts)
                 .filter(run -> ((EverydayStatements.Run) run[1]).shape().equals("dag"));
     }
 
-    /** The everyday statements through JDBC, as Beeline sends them: MR's outcomes on datampi (DAG shape). */
+    /**
+     * The everyday statements and a transactional table's writes through JDBC, as Beeline sends them: MR's outcomes
+     * on datampi (DAG shape).
+     */
     @ParameterizedTest(name = "{1}: {0}")
     @MethodSource("everydayRuns")
     void everydayStatementsGiveTheOutcomesOfMr(EverydayStatements.Script script, EverydayStatements.Run run)

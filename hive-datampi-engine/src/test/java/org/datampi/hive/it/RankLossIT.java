@@ -50,6 +50,8 @@ class RankLossIT {
     private static final String ONE_A_TASK = "SET mapreduce.job.reduces=1;";
     private static final Pattern O_PHASE = Pattern.compile("Stage-1 Map 1: 0\\(\\+1\\)/1|Stage-1 map = ");
     private static final Pattern A_PHASE = Pattern.compile("Stage-1 Map 1: (\\d+)/\\1, Reducer 2: 0/");
+    /** A task of a DAG-shaped stage running (a write to a transactional table is not always Stage-1). */
+    private static final Pattern ANY_TASK_RUNNING = Pattern.compile("Stage-\\d+ .*\\(\\+[1-9]\\)/");
     /** From the kill to the FAILED line, without retries. */
     private static final long FAILURE_SECONDS = 10;
 
@@ -71,7 +73,10 @@ class RankLossIT {
                 + "CREATE TABLE target (page STRING, n BIGINT); INSERT INTO target VALUES ('before', 0);"
                 + "CREATE TABLE kept (page STRING, n BIGINT); INSERT INTO kept VALUES ('before', 0);"
                 + "SELECT 'mr', page, count(*) FROM visits GROUP BY page ORDER BY page;"
-                + "SELECT 'mr-pages', count(DISTINCT page) FROM visits;");
+                + "SELECT 'mr-pages', count(DISTINCT page) FROM visits;"
+                + TransactionalStatements.SESSION_SCRIPT
+                + "CREATE TABLE acid_visits (id INT, page STRING) STORED AS ORC "
+                + "TBLPROPERTIES ('transactional'='true'); INSERT INTO acid_visits SELECT id, page FROM visits;");
         assertEquals(0, setup.awaitExit(), setup.output());
         mrRows = HiveCli.labelledRows(setup.output(), "mr");
         mrPages = HiveCli.labelledRows(setup.output(), "mr-pages");
@@ -168,6 +173,67 @@ class RankLossIT {
         List<String> answer = HiveCli.labelledRows(output, "datampi");
         assertFalse(answer.isEmpty() || answer.contains("before\t0"), "the target was written:\n" + output);
         assertEquals(mrRows, answer, "the same rows as Hive on MR, none twice:\n" + output);
+        assertNoLocalFileLeft();
+    }
+
+    /**
+     * An UPDATE of a transactional table (its rows sleeping in the scan) whose rank is killed: the stage runs again,
+     * what the lost attempt wrote into the table's delta directories goes, and every row is updated once.
+     */
+    @Test
+    void aRankLostDuringAnUpdateCostsARetryNotItsRows() throws Exception {
+        HiveCli cli = HiveCli.start(root, "acid-update", TransactionalStatements.SESSION_SCRIPT
+                + "SET hive.execution.engine=datampi; UPDATE acid_visits SET page = concat(page, '_u') WHERE "
+                + "reflect('java.lang.Thread', 'sleep', cast(150 + id - id AS BIGINT)) = 'null' AND page NOT LIKE "
+                + "'%_u'; SELECT 'datampi', regexp_replace(page, '_u$', ''), count(*) FROM acid_visits WHERE page "
+                + "LIKE '%_u' GROUP BY regexp_replace(page, '_u$', '') ORDER BY 2; SELECT 'rows', count(*) FROM "
+                + "acid_visits; " + HiveCli.SHOW_LOCKS_AND_TRANSACTIONS);
+        List<ProcessHandle> group = cli.awaitStageRanks(ANY_TASK_RUNNING);
+        killOneRank(group);
+        assertEquals(0, cli.awaitExit(), cli.output());
+        String output = cli.output();
+        assertTrue(output.contains("runs again on a fresh group of ranks"), "the stage ran again:\n" + output);
+        assertAllGone(group, cli);
+        assertEquals(mrRows, HiveCli.labelledRows(output, "datampi"), "every row updated once:\n" + output);
+        assertEquals(List.of("40"), HiveCli.labelledRows(output, "rows"), output);
+        assertEquals(List.of(), HiveCli.locks(output), "no lock left:\n" + output);
+        assertNoLocalFileLeft();
+    }
+
+    /**
+     * A MERGE into a transactional table whose rank is killed, without retries: the statement fails naming the rank,
+     * its transaction is aborted, no lock is left, the table reads as before and the next statement writes it.
+     */
+    @Test
+    void aRankLostDuringAMergeWithoutRetriesAbortsItsTransaction() throws Exception {
+        HiveCli cli = HiveCli.start(root, "acid-merge", TransactionalStatements.SESSION_SCRIPT
+                + "SET hive.cli.errors.ignore=true; SET hive.datampi.stage.retries=0; "
+                // The rows before, on mr: no DAG-shaped stage before the MERGE's.
+                + "SET hive.execution.engine=mr; "
+                + "SELECT 'before', page, count(*) FROM acid_visits GROUP BY page ORDER BY page; "
+                + "SET hive.execution.engine=datampi; "
+                + "MERGE INTO acid_visits t USING (SELECT id, page FROM visits WHERE reflect('java.lang.Thread', "
+                + "'sleep', cast(150 + id - id AS BIGINT)) = 'null') s ON t.id = s.id "
+                + "WHEN MATCHED THEN UPDATE SET page = 'merged'; "
+                + "SELECT 'after', page, count(*) FROM acid_visits GROUP BY page ORDER BY page; "
+                + HiveCli.SHOW_LOCKS_AND_TRANSACTIONS
+                + "UPDATE acid_visits SET page = page WHERE id < 0; SELECT 'next', count(*) FROM acid_visits;");
+        List<ProcessHandle> group = cli.awaitStageRanks(ANY_TASK_RUNNING);
+        int rank = killOneRank(group);
+        cli.awaitExit();
+        String output = cli.output();
+        String failed = output.lines().filter(line -> line.startsWith("FAILED:")).findFirst().orElseThrow(() ->
+                new AssertionError("the MERGE failed:\n" + output));
+        assertTrue(failed.matches(".*\\brank " + rank + "\\b.*"), "names the killed rank " + rank + ": " + failed);
+        assertAllGone(group, cli);
+        List<String> before = HiveCli.labelledRows(output, "before");
+        assertFalse(before.isEmpty(), output);
+        assertEquals(before, HiveCli.labelledRows(output, "after"), "the table reads as before:\n" + output);
+        assertEquals(List.of(), HiveCli.locks(output), "no lock left:\n" + output);
+        List<String> transactions = HiveCli.transactions(output);
+        assertTrue(transactions.contains("ABORTED") && !transactions.contains("OPEN"),
+                "the MERGE's transaction aborted, none open: " + transactions + "\n" + output);
+        assertEquals(List.of("40"), HiveCli.labelledRows(output, "next"), output);
         assertNoLocalFileLeft();
     }
 
