@@ -91,12 +91,7 @@ class EverydayStatementsIT {
     @Test
     void aFailedStatementAbortsItsTransaction() {
         EverydayStatements.Run run = new EverydayStatements.Run("datampi", "dag");
-        // The engine before the transaction manager: RESET gives the session Hive's default engine (tez: this JVM
-        // has no hive-site.xml), and the first statement under DbTxnManager starts the compactor with the session's.
-        hive.query("RESET");
-        hive.query("SET hive.execution.engine=" + run.engine());
-        hive.query("SET hive.datampi.plan=" + run.shape());
-        TransactionalStatements.SESSION.forEach(hive::query);
+        transactionalSession(run);
         String table = "tx_abort_" + run.name();
         hive.query("CREATE TABLE " + table + " (k INT, v STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
         hive.query("INSERT INTO " + table + " SELECT k, v FROM ev_orc");
@@ -127,12 +122,7 @@ class EverydayStatementsIT {
     @Test
     void compactionKeepsTheRows() {
         EverydayStatements.Run run = new EverydayStatements.Run("datampi", "dag");
-        // The engine before the transaction manager: RESET gives the session Hive's default engine (tez: this JVM
-        // has no hive-site.xml), and the first statement under DbTxnManager starts the compactor with the session's.
-        hive.query("RESET");
-        hive.query("SET hive.execution.engine=" + run.engine());
-        hive.query("SET hive.datampi.plan=" + run.shape());
-        TransactionalStatements.SESSION.forEach(hive::query);
+        transactionalSession(run);
         String acid = "tx_compacted_" + run.name();
         hive.query("CREATE TABLE " + acid + " (k INT, v STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
         hive.query("INSERT INTO " + acid + " SELECT k, v FROM ev_orc WHERE k < 150");
@@ -189,6 +179,16 @@ class EverydayStatementsIT {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    /** Resets the session to RUN's engine and shape under DbTxnManager. */
+    private void transactionalSession(EverydayStatements.Run run) {
+        // The engine before the transaction manager: RESET gives the session Hive's default engine (tez: this JVM
+        // has no hive-site.xml), and the first statement under DbTxnManager starts the compactor with the session's.
+        hive.query("RESET");
+        hive.query("SET hive.execution.engine=" + run.engine());
+        hive.query("SET hive.datampi.plan=" + run.shape());
+        TransactionalStatements.SESSION.forEach(hive::query);
     }
 
     /** SHOW TRANSACTIONS: each transaction's state by its id. */
