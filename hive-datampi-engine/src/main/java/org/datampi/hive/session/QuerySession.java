@@ -177,6 +177,9 @@ public final class QuerySession implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        // A shell's JVM has one session: the compactor and housekeeping it started end with it, before a session on
+        // another metastore could start (tests and benchmark runners start several, one after another).
+        EmbeddedTxnServices.stopFor(session.getConf());
         // The session's close ends its warm ranks (SessionRanks).
         session.close();
     }
