@@ -248,6 +248,19 @@ public final class HiveDatampiCli {
             return args[index];
         }
 
+        /** VALUE of OPTION as a port number, or an error naming the option. */
+        static int port(String value, String option) {
+            try {
+                int port = Integer.parseInt(value);
+                if (port > 0 && port < 65536) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // Named below.
+            }
+            throw new IllegalArgumentException(option + " needs a port number (1-65535), got '" + value + "'");
+        }
+
         /** --hiveconf KEY=VALUE, into SETTINGS. */
         static void hiveconf(String setting, Map<String, String> settings) {
             int equals = setting.indexOf('=');

@@ -63,7 +63,8 @@ public final class HiveServer2Datampi {
                         System.out.println(USAGE);
                         return;
                     }
-                    case "--port" -> port = port(HiveDatampiCli.Options.value(args, ++i, "--port"));
+                    case "--port" -> port = HiveDatampiCli.Options.port(
+                            HiveDatampiCli.Options.value(args, ++i, "--port"), "--port");
                     case "--warehouse" -> warehouse = HiveDatampiCli.Options.value(args, ++i, "--warehouse");
                     case "--hiveconf" -> HiveDatampiCli.Options.hiveconf(
                             HiveDatampiCli.Options.value(args, ++i, "--hiveconf"), settings);
@@ -106,17 +107,5 @@ public final class HiveServer2Datampi {
                 + serverConf.get("hive.server2.thrift.bind.host", "localhost") + ":" + port
                 + "/default (state " + state + ", log " + state.resolve("logs/hiveserver2-datampi.log") + ")");
         stopped.await();
-    }
-
-    private static int port(String value) {
-        try {
-            int port = Integer.parseInt(value);
-            if (port > 0 && port < 65536) {
-                return port;
-            }
-        } catch (NumberFormatException e) {
-            // Named below.
-        }
-        throw new IllegalArgumentException("--port needs a port number (1-65535), got '" + value + "'");
     }
 }

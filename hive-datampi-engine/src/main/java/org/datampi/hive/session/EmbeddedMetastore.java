@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.apache.hadoop.hive.metastore.utils.MetastoreVersionInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +107,9 @@ public final class EmbeddedMetastore {
      */
     public static synchronized void prepare(HiveConf conf, Path stateDir) {
         requireNonNull(conf, "conf is null");
-        if (!url(stateDir).equals(conf.get(CONNECTION_URL))) {
+        // A session with hive.metastore.uris talks to that metastore: the Derby URL it still carries is unused.
+        if (!url(stateDir).equals(conf.get(CONNECTION_URL))
+                || !MetastoreConf.getVar(conf, MetastoreConf.ConfVars.THRIFT_URIS).isBlank()) {
             return;
         }
         createSchema(conf, stateDir);

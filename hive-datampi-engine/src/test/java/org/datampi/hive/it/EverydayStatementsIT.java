@@ -205,17 +205,7 @@ class EverydayStatementsIT {
 
     private void sameOutcomes(EverydayStatements.Script script, EverydayStatements.Run run) {
         List<EverydayStatements.Outcome> mr = onMr.computeIfAbsent(script.name(), name ->
-                EverydayStatements.runAndCompare(this::run, script, EverydayStatements.RUNS.get(0), null));
-        EverydayStatements.runAndCompare(this::run, script, run, mr);
-    }
-
-    private EverydayStatements.Outcome run(String statement) {
-        int before = hive.consoleText().length();
-        try {
-            List<String> rows = hive.execute(statement);
-            return new EverydayStatements.Outcome(rows, null, hive.consoleText().substring(before));
-        } catch (CommandProcessorException e) {
-            return new EverydayStatements.Outcome(List.of(), e.getMessage(), hive.consoleText().substring(before));
-        }
+                EverydayStatements.runAndCompare(hive::outcome, script, EverydayStatements.RUNS.get(0), null));
+        EverydayStatements.runAndCompare(hive::outcome, script, run, mr);
     }
 }

@@ -41,6 +41,17 @@ final class HiveSession implements AutoCloseable {
         return session.execute(statement);
     }
 
+    /** Runs a statement as the CLI does: its rows or its error, and what it printed on the console. */
+    EverydayStatements.Outcome outcome(String statement) {
+        int before = consoleText().length();
+        try {
+            List<String> rows = session.execute(statement);
+            return new EverydayStatements.Outcome(rows, null, consoleText().substring(before));
+        } catch (CommandProcessorException e) {
+            return new EverydayStatements.Outcome(List.of(), e.getMessage(), consoleText().substring(before));
+        }
+    }
+
     /** Runs a statement that is expected to fail; returns its error. */
     CommandProcessorException failure(String statement) {
         try {
