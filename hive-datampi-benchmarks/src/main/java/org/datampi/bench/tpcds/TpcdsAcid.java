@@ -15,10 +15,11 @@ import org.datampi.bench.harness.Workload;
  * directories, under DbTxnManager.
  *
  * <p>Each change is timed as a workload whose answer is the copy's totals after it ({@link #TOTALS}), so that the
- * report compares the engines' writes row for row. Timed runs repeat a change (a second INSERT adds the same rows
- * again, a second DELETE finds none): every engine runs the same sequence on a copy of its own making, so the totals
- * agree. The copy is unpartitioned in both layouts and its automatic compaction is off ({@code NO_AUTO_COMPACTION}):
- * the Initiator would otherwise start a compaction in the middle of the timed queries on one engine and not another.
+ * report compares the engines' writes row for row. Each is timed once, with no warm-up (TpcdsRunner refuses more): a
+ * second DELETE of the same rows would find none. Every engine runs the same sequence on a copy of its own making, so
+ * the totals agree. The copy is unpartitioned in both layouts and its automatic compaction is off ({@code
+ * NO_AUTO_COMPACTION}): the Initiator would otherwise start a compaction in the middle of the timed queries on one
+ * engine and not another.
  */
 public final class TpcdsAcid {
     /** The transactional copy of store_sales, in the layout's database. */

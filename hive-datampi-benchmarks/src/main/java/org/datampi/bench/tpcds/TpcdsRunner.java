@@ -35,6 +35,13 @@ public final class TpcdsRunner {
         RunnerOptions options = RunnerOptions.parse(USAGE, args, names, defaults);
         TpcdsLayout layout = TpcdsLayout.of(options.get("--scale"), options.get("--format"), options.get("--layout"));
         boolean acid = Boolean.parseBoolean(options.get("--acid"));
+        if (acid && (options.getInt("--runs") != 1 || options.getInt("--warmup") != 0
+                || Boolean.parseBoolean(options.get(WorkloadRunner.CONTINUE)))) {
+            // Each change is timed once over the copy this run made: a second DELETE of the same rows finds none,
+            // and a run that goes on from an interrupted one would work on a copy without the changes it kept.
+            System.err.println("tpcds-run: --acid times each change once: --runs 1, --warmup 0, no --continue");
+            System.exit(2);
+        }
         String queries = options.get("--queries").isEmpty() ? (acid ? TpcdsAcid.DEFAULT_QUERIES : "1-99")
                 : options.get("--queries");
         List<Workload> workloads = new ArrayList<>(acid ? TpcdsAcid.changes() : List.of());

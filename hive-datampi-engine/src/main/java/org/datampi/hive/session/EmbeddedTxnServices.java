@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * pool. Started by the first statement that runs under DbTxnManager on an embedded metastore ({@link #startFor}; a
  * session may name the manager in its site's files or SET it as it goes), with Hive's own settings deciding which
  * threads; stopped when the last session on that metastore closes ({@link #stopFor}) or a session on another
- * metastore starts them. Thread-safe: the class's lock guards {@link #running}.
+ * metastore starts them. Thread-safe: the class's lock guards {@link #running}. Known limit: Hive's compaction
+ * heartbeat service is one per JVM, made with the first metastore's settings.
  */
 public final class EmbeddedTxnServices {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedTxnServices.class);
@@ -133,12 +134,18 @@ public final class EmbeddedTxnServices {
     }
 
     /** Stops the services if they serve CONF's metastore: called as the last session on it closes. */
-    public static synchronized void stopFor(HiveConf conf) {
+    public static void stopFor(HiveConf conf) {
         requireNonNull(conf, "conf is null");
-        if (running != null && running.metastore.equals(metastoreOf(conf))) {
-            running.stop();
+        EmbeddedTxnServices stopping;
+        synchronized (EmbeddedTxnServices.class) {
+            if (running == null || !running.metastore.equals(metastoreOf(conf))) {
+                return;
+            }
+            stopping = running;
             running = null;
         }
+        // Outside the lock: the other sessions' statements (startFor) need not wait for a compaction to end.
+        stopping.stop();
     }
 
     private static String metastoreOf(HiveConf conf) {
@@ -191,13 +198,15 @@ public final class EmbeddedTxnServices {
 
     /**
      * Stops every thread and waits (up to {@link #STOP_WAIT} each) for it to end, so that none touches the metastore
-     * after its last session: a compaction cut short is Hive's to retry (its queue entry stays "working" until
-     * metastore.compactor.worker.timeout, as after a lost Worker).
+     * after its last session. The Initiator and the Cleaner are woken from their sleep between runs (minutes) to see
+     * the flag. A Worker is left to finish the compaction it runs and sees the flag after it (it sleeps a second
+     * between polls): Hive runs a compaction on a thread of its own, which interrupting the Worker would abandon
+     * rather than stop. One still busy after the wait is interrupted: Hive retries its compaction.
      */
     private void stop() {
         stop.set(true);
         housekeeping.shutdownNow();
-        compactor.forEach(Thread::interrupt);
+        compactor.stream().filter(thread -> !(thread instanceof Worker)).forEach(Thread::interrupt);
         try {
             if (!housekeeping.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn("The embedded metastore's housekeeping did not end within {}", STOP_WAIT);
@@ -205,7 +214,9 @@ public final class EmbeddedTxnServices {
             for (Thread thread : compactor) {
                 thread.join(STOP_WAIT.toMillis());
                 if (thread.isAlive()) {
-                    LOG.warn("The compactor thread {} did not end within {}", thread.getName(), STOP_WAIT);
+                    LOG.warn("The compactor thread {} did not end within {}: interrupted", thread.getName(),
+                            STOP_WAIT);
+                    thread.interrupt();
                 }
             }
         } catch (InterruptedException e) {
