@@ -78,9 +78,12 @@ public final class MetastoreServer {
         System.setProperty(HiveDatampiCli.LOG_DIR_PROPERTY, state.resolve("logs").toString());
         System.setProperty("hive.datampi.log.name", "metastore");
 
-        settings(state, options.get("--database-url"), options.get("--database-user"), password)
-                .forEach(System::setProperty);
+        Map<String, String> settings = settings(state, options.get("--database-url"), options.get("--database-user"),
+                password);
+        settings.forEach(System::setProperty);
         Configuration conf = MetastoreConf.newMetastoreConf();
+        // Those that are neither Hive's nor the metastore's names (hikaricp.*), which system properties do not reach.
+        settings.forEach(conf::set);
         MetastoreSchema.initOrUpgrade(conf, new MetastoreSchema.Database("postgres", options.get("--database-url"),
                 POSTGRES_DRIVER, options.get("--database-user"), password), System.err);
         System.err.println("metastore-server: Hive Metastore listens on thrift://localhost:" + port + " (database "
@@ -102,6 +105,10 @@ public final class MetastoreServer {
         settings.put("javax.jdo.option.ConnectionDriverName", POSTGRES_DRIVER);
         settings.put("javax.jdo.option.ConnectionUserName", user);
         settings.put("javax.jdo.option.ConnectionPassword", password);
+        // A lost database fails a client's call in some seconds: a connection is waited for 5 s (the pool's 30 s by
+        // default) and a call tried twice (10 times, 2 s apart, by default), where a statement waited minutes.
+        settings.put("hikaricp.connectionTimeout", "5000");
+        settings.put("hive.hmshandler.retry.attempts", "2");
         // The schema is the schema tool's: checked, never made by DataNucleus.
         settings.put("datanucleus.schema.autoCreateAll", "false");
         settings.put("hive.metastore.schema.verification", "true");
