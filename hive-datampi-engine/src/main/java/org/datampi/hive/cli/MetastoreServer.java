@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStore;
 import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.apache.hadoop.hive.metastore.security.HadoopThriftAuthBridge;
@@ -17,7 +18,7 @@ import org.datampi.hive.session.MetastoreSchema;
 /**
  * The Hive Metastore (Thrift) that bin/metastore starts in the background: Hive 4.1's own {@code HiveMetaStore} over
  * a PostgreSQL database, its schema created or upgraded first by Hive's schema tool ({@link MetastoreSchema}), serving
- * the warehouse of a state directory as bin/hive-datampi's embedded default lays it out. Clients (bin/hive-datampi,
+ * the warehouse of a state directory as bin/hive-datampi's embedded default lays it out, or the site's (hive-site.xml). Clients (bin/hive-datampi,
  * bin/hiveserver2-datampi, other hosts) reach it with {@code hive.metastore.uris=thrift://HOST:PORT}.
  *
  * <p>It runs what Hive's standalone metastore runs beside its Thrift service (the transaction housekeeping, the
@@ -93,10 +94,13 @@ public final class MetastoreServer {
         HiveMetaStore.startMetaStore(port, HadoopThriftAuthBridge.getBridge(), conf, true, null);
     }
 
-    /** The server's settings: the embedded default's warehouse and local Hadoop, over the PostgreSQL database. */
+    /**
+     * The server's settings over the PostgreSQL database: the embedded default's warehouse and local Hadoop, where a
+     * site's hive-site.xml (HIVE_CONF_DIR: bin/cluster-sim's, a warehouse in HDFS) does not set them.
+     */
     static Map<String, String> settings(Path state, String url, String user, String password) {
         Map<String, String> settings = new LinkedHashMap<>();
-        EmbeddedHive.settings(state).forEach((key, value) -> {
+        EmbeddedHive.settingsUnder(new HiveConf(), state).forEach((key, value) -> {
             if (!EMBEDDED_ONLY.contains(key)) {
                 settings.put(key, value);
             }
@@ -105,10 +109,15 @@ public final class MetastoreServer {
         settings.put("javax.jdo.option.ConnectionDriverName", POSTGRES_DRIVER);
         settings.put("javax.jdo.option.ConnectionUserName", user);
         settings.put("javax.jdo.option.ConnectionPassword", password);
-        // A lost database fails a client's call in some seconds: a connection is waited for 5 s (the pool's 30 s by
-        // default) and a call tried twice (10 times, 2 s apart, by default), where a statement waited minutes.
-        settings.put("hikaricp.connectionTimeout", "5000");
-        settings.put("hive.hmshandler.retry.attempts", "2");
+        // A lost database fails a client's call in some 15 seconds, where a statement waited minutes: a connection
+        // is waited for 3 s (the pool's default is 30 s; PostgreSQL on the loopback connects in milliseconds, so the
+        // wait is for a pool whose connections are all in use), and a failed call is tried once more after 1 s
+        // (Hive's default: 10 times more, 2 s apart, for a database that fails over). Each try waits twice.
+        settings.put("hikaricp.connectionTimeout", "3000");
+        settings.put("hive.hmshandler.retry.attempts", "1");
+        settings.put("hive.hmshandler.retry.interval", "1000ms");
+        // A failed call names the database when it is lost, where Hive would answer "table not found".
+        settings.put("metastore.hmshandler.proxy", DatabaseNamingHMSHandler.class.getName());
         // The schema is the schema tool's: checked, never made by DataNucleus.
         settings.put("datanucleus.schema.autoCreateAll", "false");
         settings.put("hive.metastore.schema.verification", "true");

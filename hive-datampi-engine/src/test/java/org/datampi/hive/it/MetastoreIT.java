@@ -126,6 +126,80 @@ class MetastoreIT {
         assertTrue(other.output().contains("job_datampi"), "a datampi stage ran in the second session");
     }
 
+    /**
+     * PostgreSQL stopped under a running metastore: a statement fails within a minute with an error naming the
+     * metastore's database (Hive alone answers "Table not found"), and bin/metastore start brings it back, after
+     * which the table reads as before.
+     */
+    @Test
+    void aLostDatabaseFailsAStatementNamingItAndStartBringsItBack() throws Exception {
+        hive.setEngine("datampi");
+        String count = "SELECT count(*), sum(k) FROM ev_text";
+        List<String> before = hive.query(count);
+        // PostgreSQL's fast shutdown (SIGINT), as pg_ctl stop does it: a smart one would wait for the pool's
+        // connections to close.
+        signal("INT", Long.parseLong(Files.readAllLines(STATE.resolve("metastore/postgres/postmaster.pid")).get(0)
+                .strip()));
+        long start = System.nanoTime();
+        EverydayStatements.Outcome lost = hive.outcome(count);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(lost.error() != null && lost.error().contains("The Hive Metastore's database jdbc:postgresql://"
+                + "127.0.0.1:" + databasePort + "/metastore cannot be reached"), String.valueOf(lost));
+        assertTrue(seconds < 60, "the statement failed after " + seconds + " s");
+
+        Result restarted = metastore("start");
+        assertEquals(0, restarted.exit(), restarted.output());
+        assertTrue(restarted.output().contains("started PostgreSQL again"), restarted.output());
+        assertEquals(before, hive.query(count));
+    }
+
+    /**
+     * The metastore killed while an INSERT into a transactional table runs its datampi stage: the statement fails
+     * naming the metastore, nothing it wrote is visible once bin/metastore start has started another, its
+     * transaction is not committed, and the next INSERT commits.
+     */
+    @Test
+    void aMetastoreKilledDuringAnInsertLeavesTheTableAsItWas() throws Exception {
+        hive.setEngine("datampi");
+        TransactionalStatements.SESSION.forEach(hive::query);
+        hive.query("CREATE TABLE killed_insert (k INT, v STRING) STORED AS ORC "
+                + "TBLPROPERTIES ('transactional'='true')");
+        String read = "SELECT count(*), coalesce(sum(k), 0) FROM killed_insert";
+        // Each of ev_text's rows k < 40 sleeps 300 ms in the stage's one O task: some 12 s of stage.
+        HiveCli insert = HiveCli.startWith(ROOT, "killed-insert", "--hiveconf", "hive.metastore.uris=" + uris,
+                "-e", TransactionalStatements.SESSION_SCRIPT + "INSERT INTO killed_insert SELECT k, reflect("
+                        + "'java.lang.Thread', 'sleep', cast(300 + k - k AS BIGINT)) FROM ev_text WHERE k < 40");
+        insert.awaitStageRanks();
+        ProcessHandle metastore = ProcessHandle.of(Long.parseLong(Files.readString(
+                STATE.resolve("metastore/metastore.pid")).strip())).orElseThrow();
+        metastore.destroyForcibly();
+        metastore.onExit().get(30, TimeUnit.SECONDS);
+        assertTrue(insert.awaitExit() != 0, insert.output());
+        assertTrue(insert.output().contains("Could not connect to meta store"), insert.output());
+
+        Result restarted = metastore("start");
+        assertEquals(0, restarted.exit(), restarted.output());
+        assertEquals(List.of("0\t0"), hive.query(read));
+        // The killed statement's transaction stays open, holding its lock, until Hive's housekeeping aborts it
+        // (hive.txn.timeout, 300 s, after its last heartbeat; this test is quicker): never committed. SHOW LOCKS: id, database, table, partition,
+        // state, blocked by, type, transaction; SHOW TRANSACTIONS: id, state.
+        List<String> transactions = hive.query("SHOW LOCKS").stream().map(line -> line.split("\t"))
+                .filter(lock -> lock.length > 7 && lock[2].strip().equals("killed_insert"))
+                .map(lock -> lock[7].strip()).distinct().toList();
+        assertEquals(1, transactions.size(), "the killed INSERT's lock: " + transactions);
+        List<String> states = hive.query("SHOW TRANSACTIONS").stream().map(line -> line.split("\t"))
+                .filter(row -> row[0].strip().equals(transactions.get(0))).map(row -> row[1].strip()).toList();
+        assertEquals(List.of("OPEN"), states, "transaction " + transactions.get(0));
+        hive.query("INSERT INTO killed_insert SELECT k, v FROM ev_text WHERE k < 40");
+        assertEquals(hive.query("SELECT count(*), coalesce(sum(k), 0) FROM ev_text WHERE k < 40"), hive.query(read));
+    }
+
+    /** Sends SIGNAL to the process PID (one this test's user may signal). */
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+        assertEquals(0, kill.waitFor(), new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
     private static Result metastore(String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(HiveSession.HOME.resolve("bin/metastore").toString()));
         command.addAll(List.of(arguments));
