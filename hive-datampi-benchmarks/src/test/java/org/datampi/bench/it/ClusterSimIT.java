@@ -105,7 +105,7 @@ class ClusterSimIT {
     @BeforeAll
     void up() throws Exception {
         cluster = SimulatedCluster.up(HOSTS, "openmpi", SimulatedCluster.HOME.resolve(
-                "hive-datampi-benchmarks/target/it-cluster-sim"), "--slurm");
+                "hive-datampi-benchmarks/target/it-cluster-sim"), "--slurm", "--metastore");
         Result tables = cluster.hive("tables", VISITS + PAGES + "DESCRIBE FORMATTED visits;");
         assertEquals(0, tables.exit(), "the tables are made on datampi:\n" + tables.output());
         assertTrue(tables.output().matches("(?s).*Location:\\s+hdfs://dmp1:9000/warehouse[-a-z]*/visits.*"),
@@ -210,6 +210,29 @@ class ClusterSimIT {
                 + "+\\S+ \\S+ +\\S+ \\S+ +\\d+/\\d+";
         assertTrue(result.output().matches("(?s).*\n" + summaryRow + "\n.*"),
                 "the summary shows HDFS bytes read and data-local tasks:\n" + result.output());
+    }
+
+    /**
+     * The cluster's metastore (up --metastore: PostgreSQL and Hive's Metastore on dmp1, every host's hive-site.xml
+     * naming it) serves every host: a session on dmp2 reads the table that up made from dmp1, with MR's rows, and no
+     * host has a Derby metastore of its own.
+     */
+    @Test
+    void aSessionOnAnotherHostReadsTheTablesOfTheMetastoreOnDmp1() throws Exception {
+        Result dmp2 = cluster.exec("metastore-dmp2", "dmp2", "bin/hive-datampi", "--hiveconf",
+                "hive.datampi.hostfile=" + SimulatedCluster.HOME.resolve("target/cluster-sim/hostfile"), "-e",
+                "SET hive.execution.engine=datampi; " + String.join("; ", checkedQueries(List.of(GROUP_BY))) + ";");
+        assertEquals(0, dmp2.exit(), "Hive on dmp2:\n" + dmp2.output());
+        assertTrue(dmp2.output().contains("job_datampi"), "a datampi stage ran:\n" + dmp2.output());
+        List<String> rows = rows(String.join("\n", sections(dmp2.output()).getOrDefault(CHECKED_QUERY
+                + CHECKED_ON_MR.indexOf(GROUP_BY), List.of())));
+        assertEquals(sorted(mrRows(GROUP_BY)), sorted(rows), "dmp2's rows of " + GROUP_BY + " equal MR's on dmp1");
+        for (int host = 1; host <= HOSTS; host++) {
+            Result derby = cluster.exec("metastore-derby-dmp" + host, "dmp" + host, "ls", "state");
+            assertEquals(0, derby.exit(), derby.output());
+            assertFalse(derby.output().lines().anyMatch(name -> name.equals("metastore_db")),
+                    "dmp" + host + " made a Derby metastore:\n" + derby.output());
+        }
     }
 
     @Test
