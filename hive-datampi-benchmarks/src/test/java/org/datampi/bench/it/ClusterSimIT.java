@@ -677,20 +677,6 @@ class ClusterSimIT {
     }
 
     /**
-     * TPC-H across hosts over ORC: six queries whose plans ClusterSimIntelMpiIT's seven do not have (correlated
-     * subqueries decorrelated into joins with aggregates, a join with the same table twice, a scalar subquery in a
-     * HAVING, a view of an aggregate joined with its own maximum, NOT IN with count distinct, nested IN). TpchAnswersIT
-     * runs all 22 in both shapes on one machine, and bin/cluster-sim run tpch-run all 22 across hosts.
-     */
-    @Test
-    void tpchAnswersAcrossHostsEqualDuckDb() throws Exception {
-        List<Integer> queries = List.of(2, 8, 11, 15, 16, 20);
-        assertTrue(Collections.disjoint(queries, ClusterSimIntelMpiIT.QUERIES), "queries the other MPI's class does "
-                + "not run");
-        cluster.assertTpchAnswersAsDuckDb("orc", queries);
-    }
-
-    /**
      * Runs the SETTINGS then QUERIES (of CHECKED_ON_MR) on datampi, each after its section lines: the session
      * succeeds, a datampi stage ran, and each query's rows are MR's (in MR's order when the query orders them).
      */

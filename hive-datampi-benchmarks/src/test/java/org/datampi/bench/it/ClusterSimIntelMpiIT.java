@@ -23,13 +23,13 @@ import org.junit.jupiter.api.TestInstance;
  * (Hydra's Slurm launcher, srun) inside an allocation. TPC-H queries over text tables in HDFS must answer as DuckDB
  * does over the same generated files: seven whose plans cover the DAG shape's edges and operators (aggregation and
  * ORDER BY, a chain of joins with LIMIT, a six-way join, an outer join under a nested aggregation, an IN subquery over
- * a large GROUP BY, EXISTS and NOT EXISTS, a scalar subquery); ClusterSimIT runs six others across hosts on Open
- * MPI, and bin/cluster-sim up --mpi impi with bin/cluster-sim run tpch-run all 22 here.
+ * a large GROUP BY, EXISTS and NOT EXISTS, a scalar subquery); TpchAnswersIT runs all 22 on one machine, and
+ * bin/cluster-sim up --mpi impi with bin/cluster-sim run tpch-run all 22 here.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterSimIntelMpiIT {
     /** TPC-H queries whose plans cover the DAG shape's edges and Hive's operators between them (class doc). */
-    static final List<Integer> QUERIES = List.of(1, 3, 9, 13, 18, 21, 22);
+    private static final List<Integer> QUERIES = List.of(1, 3, 9, 13, 18, 21, 22);
 
     private SimulatedCluster cluster;
 

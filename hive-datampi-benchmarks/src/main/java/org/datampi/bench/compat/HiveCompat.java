@@ -1,0 +1,323 @@
+package org.datampi.bench.compat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.datampi.bench.harness.RunnerOptions;
+
+/**
+ * bin/hive-compat: Hive's own clientpositive qfiles (Hive 4.1.0's source release) run on datampi and on Hive on MR,
+ * each file on each engine in a session and a warehouse of its own ({@link QfileSession}), their rows compared
+ * statement by statement ({@link QfileVerdict}). Prints a line per file as it ends and the counts per class, and
+ * writes OUT/results.tsv (file, class, detail, seconds on mr and on datampi, datampi's stages), which --resume reads
+ * back to go on where a run stopped. Exits 1 when a file that runs on mr differs, fails or times out on datampi.
+ */
+public final class HiveCompat {
+    private static final String USAGE = """
+            Usage: bin/hive-compat [--files GLOB[,GLOB...] | --sample N [--seed S]] [--engines datampi,mr]
+                                   [--out DIR] [--timeout SECONDS] [--parallel N] [--resume] [--list]
+              --files      the qfiles whose names match (groupby*.q,join20.q); default every candidate
+              --sample     N candidates drawn at random (--seed, 1 by default)
+              --engines    datampi,mr (the DAG shape) or datampi-mr,mr (the MapReduce shape) against Hive on MR
+              --out        where results.tsv and each file's outcomes and logs go (target/hive-compat)
+              --timeout    seconds a file may take on one engine (600)
+              --parallel   files at once (by default half the cores, at least 1)
+              --resume     files already in OUT/results.tsv are not run again
+              --list       the candidate set and the files left out, by reason; nothing is run""";
+    private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages";
+    /** The session JVMs running now, stopped (with their ranks) when the tool is. */
+    private final Set<Process> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final Path home;
+    private final HiveSourceRelease release;
+    private final String engine;
+    private final Path out;
+    private final long timeoutSeconds;
+    private final Path results;
+
+    private HiveCompat(Path home, HiveSourceRelease release, String engine, Path out, long timeoutSeconds) {
+        this.home = home;
+        this.release = release;
+        this.engine = engine;
+        this.out = out;
+        this.timeoutSeconds = timeoutSeconds;
+        this.results = out.resolve("results.tsv");
+    }
+
+    public static void main(String[] args) throws Exception {
+        RunnerOptions options;
+        try {
+            options = RunnerOptions.parse(USAGE, args, List.of("--files", "--sample", "--seed", "--engines", "--out",
+                    "--timeout", "--parallel", "--resume", "--list", "--release", "--state"),
+                    Map.of("--seed", "1", "--engines", "datampi,mr", "--timeout", "600", "--resume", "false",
+                            "--list", "false", "--parallel", Integer.toString(Math.max(1,
+                                    Runtime.getRuntime().availableProcessors() / 2))));
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+            return;
+        }
+        if (options.find("--files").isPresent() && options.find("--sample").isPresent()) {
+            fail("give --files or --sample, not both");
+        }
+        int parallel = number(options, "--parallel");
+        long timeout = number(options, "--timeout");
+        Path home = Path.of(System.getProperty("datampi.home", ".")).toAbsolutePath();
+        List<String> engines = List.of(options.get("--engines").split(","));
+        Optional<String> engine = engines.stream().filter(e -> !e.equals("mr"))
+                .filter(QfileSession.ENGINES::containsKey).findFirst();
+        if (engines.size() != 2 || !engines.contains("mr") || engine.isEmpty()) {
+            fail("--engines takes datampi,mr or datampi-mr,mr (Hive on MR is the engine the other is held against), "
+                    + "got '" + options.get("--engines") + "'");
+        }
+        Path zip = options.find("--release").isPresent() ? Path.of(options.get("--release")) : sourceRelease(home);
+        Path state = Path.of(options.find("--state").isPresent() ? options.get("--state")
+                : Optional.ofNullable(System.getenv("HIVE_DATAMPI_STATE")).orElse(home.resolve("state").toString()));
+        HiveSourceRelease release = HiveSourceRelease.extract(zip, state.resolve("hive-compat"));
+        List<Qfile> all = qfiles(release);
+        if (Boolean.parseBoolean(options.get("--list"))) {
+            System.out.print(candidateSet(all));
+            return;
+        }
+        List<Qfile> selected = select(all, options);
+        Path out = Path.of(options.find("--out").isPresent() ? options.get("--out") : home.resolve("target/hive-compat").toString())
+                .toAbsolutePath();
+        HiveCompat compat = new HiveCompat(home, release, engine.get(), out, timeout);
+        Runtime.getRuntime().addShutdownHook(new Thread(compat::stopRunning, "hive-compat-stop"));
+        boolean passed = compat.run(selected, Boolean.parseBoolean(options.get("--resume")), parallel);
+        System.exit(passed ? 0 : 1);
+    }
+
+    /** The source release the build copied (bin/setup: the benchmarks module's target/hive-source-release). */
+    private static Path sourceRelease(Path home) throws IOException {
+        Path directory = home.resolve("hive-datampi-benchmarks/target/hive-source-release");
+        List<Path> zips = Files.isDirectory(directory) ? Files.list(directory)
+                .filter(p -> p.getFileName().toString().endsWith("-source-release.zip")).toList() : List.of();
+        if (zips.size() != 1) {
+            fail("no Hive source release in " + directory + " (bin/setup copies it there), or more than one: " + zips);
+        }
+        return zips.get(0);
+    }
+
+    private static int number(RunnerOptions options, String name) {
+        try {
+            int value = options.getInt(name);
+            if (value < 1) {
+                fail(name + " must be at least 1, got " + value);
+            }
+            return value;
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+            return 0;
+        }
+    }
+
+    /** Stops the session JVMs that run (a shutdown: Ctrl-C, a timeout's signal), their ranks first. */
+    private void stopRunning() {
+        for (Process process : running) {
+            process.descendants().forEach(ProcessHandle::destroy);
+            process.destroy();
+        }
+    }
+
+    private static void fail(String message) {
+        System.err.println("hive-compat: " + message);
+        System.exit(2);
+    }
+
+    /** Every clientpositive qfile of the release, by name. */
+    static List<Qfile> qfiles(HiveSourceRelease release) throws IOException {
+        List<Qfile> qfiles = new ArrayList<>();
+        try (Stream<Path> files = Files.list(release.clientPositive())) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".q")).sorted().toList()) {
+                qfiles.add(Qfile.read(file));
+            }
+        }
+        return qfiles;
+    }
+
+    /** The candidate set's size and the files left out, per kind and reason, most first. */
+    static String candidateSet(List<Qfile> all) {
+        StringBuilder text = new StringBuilder();
+        long candidates = all.stream().filter(q -> q.exclusion().isEmpty()).count();
+        text.append(String.format("%d qfiles: %d candidates%n", all.size(), candidates));
+        for (Qfile.Kind kind : Qfile.Kind.values()) {
+            Map<String, Long> reasons = all.stream().flatMap(q -> q.exclusion().stream())
+                    .filter(e -> e.kind() == kind)
+                    .collect(Collectors.groupingBy(Qfile.Exclusion::reason, TreeMap::new, Collectors.counting()));
+            text.append(String.format("%s: %d%n", kind == Qfile.Kind.EXCLUDED ? "excluded (for good)"
+                    : "not yet supported by this harness", reasons.values().stream().mapToLong(Long::longValue).sum()));
+            reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> text.append(String.format("  %5d  %s%n", e.getValue(), e.getKey())));
+        }
+        return text.toString();
+    }
+
+    /** The files --files or --sample asks for (candidates only: an excluded file named is reported, not run). */
+    static List<Qfile> select(List<Qfile> all, RunnerOptions options) {
+        if (options.find("--files").isPresent()) {
+            List<PathMatcher> globs = Stream.of(options.get("--files").split(","))
+                    .map(glob -> FileSystems.getDefault().getPathMatcher("glob:" + glob.strip())).toList();
+            List<Qfile> named = all.stream().filter(q -> globs.stream().anyMatch(g -> g.matches(Path.of(q.name()))))
+                    .toList();
+            if (named.isEmpty()) {
+                fail("no qfile matches --files " + options.get("--files"));
+            }
+            named.stream().filter(q -> q.exclusion().isPresent()).forEach(q -> System.out.println(
+                    q.name() + ": not run (" + q.exclusion().get().reason() + ")"));
+            return named.stream().filter(q -> q.exclusion().isEmpty()).toList();
+        }
+        List<Qfile> candidates = all.stream().filter(q -> q.exclusion().isEmpty()).collect(Collectors.toList());
+        if (options.find("--sample").isPresent()) {
+            Collections.shuffle(candidates, new Random(number(options, "--seed")));
+            return List.copyOf(candidates.subList(0, Math.min(candidates.size(), number(options, "--sample"))));
+        }
+        return candidates;
+    }
+
+    /** Runs the files, PARALLEL at once; true when every file that runs on mr is the same on datampi. */
+    private boolean run(List<Qfile> selected, boolean resume, int parallel) throws Exception {
+        Files.createDirectories(out);
+        Map<String, String[]> done = new LinkedHashMap<>();
+        if (resume && Files.isRegularFile(results)) {
+            Files.readAllLines(results, StandardCharsets.UTF_8).stream().skip(1).map(line -> line.split("\t", -1))
+                    .forEach(row -> done.put(row[0], row));
+        } else {
+            Files.writeString(results, HEADER + "\n", StandardCharsets.UTF_8);
+        }
+        List<Qfile> toRun = selected.stream().filter(q -> !done.containsKey(q.name())).toList();
+        System.out.printf("hive-compat: %d qfiles on %s and mr (%d done before), %d at once; results in %s%n",
+                selected.size(), engine, selected.size() - toRun.size(), parallel, results);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
+        List<Future<String[]>> rows = new ArrayList<>();
+        for (Qfile qfile : toRun) {
+            rows.add(pool.submit(() -> {
+                try {
+                    return compare(qfile);
+                } catch (IOException | RuntimeException e) {
+                    // The harness's own failure with this file: said, and the run goes on.
+                    String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0"};
+                    append(row);
+                    return row;
+                }
+            }));
+        }
+        pool.shutdown();
+        Map<String, String[]> all = new LinkedHashMap<>(done);
+        for (Future<String[]> row : rows) {
+            String[] fields = row.get();
+            all.put(fields[0], fields);
+        }
+        Map<String, Long> counts = new TreeMap<>();
+        selected.stream().map(q -> all.get(q.name())).forEach(r -> counts.merge(r[1], 1L, Long::sum));
+        System.out.println("hive-compat: " + counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                .collect(Collectors.joining(", ")));
+        long onMr = counts.getOrDefault("same", 0L) + counts.getOrDefault("differs", 0L)
+                + counts.getOrDefault("fails-on-datampi", 0L) + counts.getOrDefault("timeout-on-datampi", 0L);
+        if (onMr > 0) {
+            System.out.printf("hive-compat: of the %d files that run on mr, %d (%.1f%%) give the same rows on %s%n",
+                    onMr, counts.getOrDefault("same", 0L), 100.0 * counts.getOrDefault("same", 0L) / onMr, engine);
+        }
+        return selected.stream().map(q -> all.get(q.name())[1]).noneMatch(Set.of("differs", "fails-on-datampi",
+                "timeout-on-datampi", "harness-error")::contains);
+    }
+
+    /** QFILE on mr, then on the engine, compared; its TSV row, also appended to results.tsv. */
+    private String[] compare(Qfile qfile) throws IOException, InterruptedException {
+        Path directory = out.resolve("files").resolve(qfile.name());
+        FileUtil.fullyDelete(directory.toFile());
+        Files.createDirectories(directory);
+        long start = System.nanoTime();
+        Optional<QfileOutcome> mr = runOn("mr", qfile, directory);
+        double mrSeconds = (System.nanoTime() - start) / 1e9;
+        start = System.nanoTime();
+        Optional<QfileOutcome> datampi = runOn(engine, qfile, directory);
+        double datampiSeconds = (System.nanoTime() - start) / 1e9;
+        QfileVerdict verdict = QfileVerdict.of(mr, datampi);
+        String[] row = {qfile.name(), verdict.verdict().label(), clean(verdict.detail()),
+                String.format("%.1f", mrSeconds), String.format("%.1f", datampiSeconds),
+                Integer.toString(datampi.map(QfileOutcome::datampiStages).orElse(0))};
+        synchronized (this) {
+            append(row);
+            System.out.printf("%-50s %-17s mr %6.1f s, %s %6.1f s%s%n", qfile.name(), row[1], mrSeconds, engine,
+                    datampiSeconds, verdict.detail().isEmpty() ? "" : "  " + abbreviate(verdict.detail()));
+        }
+        return row;
+    }
+
+    private synchronized void append(String[] row) throws IOException {
+        Files.writeString(results, String.join("\t", row) + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+
+    /** TEXT on one line of a TSV field. */
+    private static String clean(String text) {
+        return text.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
+    }
+
+    /** QFILE's run on ENGINE in a JVM of its own; empty when it did not end within the timeout. */
+    private Optional<QfileOutcome> runOn(String runEngine, Qfile qfile, Path directory)
+            throws IOException, InterruptedException {
+        Path warehouse = directory.resolve(runEngine + "-state");
+        Path outcome = directory.resolve(runEngine + ".outcome");
+        Path console = directory.resolve(runEngine + ".log");
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx2g", "@" + home.resolve("conf/jvm.args"), "-XX:+UseParallelGC", "-Ddatampi.home=" + home,
+                "-Dlog4j2.configurationFile=" + home.resolve("conf/hive-datampi-log4j2.properties"),
+                "-Dhive.datampi.log.dir=" + directory.resolve(runEngine + "-logs")));
+        qfile.timeZone().ifPresent(zone -> command.add("-Duser.timezone=" + zone));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), QfileSession.class.getName(),
+                "--release", release.root().toString(), "--file",
+                release.clientPositive().resolve(qfile.name()).toString(), "--engine", runEngine,
+                "--warehouse", warehouse.toString(), "--out", outcome.toString(), "--console", console.toString()));
+        Process process = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
+                .redirectErrorStream(true).redirectOutput(directory.resolve(runEngine + ".out").toFile()).start();
+        running.add(process);
+        boolean ended = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+        if (!ended) {
+            // The session's JVM first, whose shutdown stops its jobs' ranks; whatever is left of them after 10 s.
+            List<ProcessHandle> descendants = process.descendants().toList();
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            descendants.forEach(ProcessHandle::destroyForcibly);
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        running.remove(process);
+        try {
+            if (!ended || !Files.isRegularFile(outcome)) {
+                return ended ? Optional.of(new QfileOutcome(List.of(), Optional.of("the session ended with exit "
+                        + process.exitValue() + " before writing its outcome (" + directory.resolve(runEngine + ".out")
+                        + ")"), 0)) : Optional.empty();
+            }
+            return Optional.of(QfileOutcome.read(outcome));
+        } finally {
+            // The warehouse is the file's own; the logs stay beside the outcome (ENGINE-logs, ENGINE.log).
+            FileUtil.fullyDelete(warehouse.toFile());
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package org.datampi.bench.compat;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.datampi.hive.cli.HiveQlScript;
+
+/**
+ * One of Hive's qfiles, as Hive's own qtest driver reads it: its statements (split as Hive's CLI splits a script), its
+ * {@code --! qt:} directives (the datasets it loads first, its time zone), whether its rows are compared sorted
+ * ({@code -- SORT_QUERY_RESULTS}), and why it cannot run here when it cannot.
+ *
+ * @param name the file's name (groupby7.q)
+ * @param statements its statements in order
+ * @param datasets the datasets its qt:dataset directives name, in order (data/files/datasets/NAME/load.hive.sql)
+ * @param sortResults whether Hive compares its result rows sorted (SORT_QUERY_RESULTS, SORT_BEFORE_DIFF)
+ * @param timeZone its qt:timezone, if any
+ * @param exclusion why it is not run, if it is not: {@link Exclusion}
+ */
+public record Qfile(String name, List<String> statements, List<String> datasets, boolean sortResults,
+        Optional<String> timeZone, Optional<Exclusion> exclusion) {
+    private static final Pattern DIRECTIVE = Pattern.compile("(?m)^\\s*--!\\s?qt:([a-z]+):?(.*)$");
+    private static final Pattern SORTED =
+            Pattern.compile("--\\s*SORT_(QUERY_RESULTS|BEFORE_DIFF|AND_HASH_QUERY_RESULTS)");
+
+    /**
+     * Why a file is not run, and whether that is for good (it needs what the issue leaves out: another system, or a
+     * runtime other than datampi and MR) or until the harness gives it what Hive's test driver does.
+     */
+    public enum Kind { EXCLUDED, NOT_YET_SUPPORTED }
+
+    /** @param kind for good or for now; @param reason what it needs, as the report groups files */
+    public record Exclusion(Kind kind, String reason) {
+        public Exclusion {
+            requireNonNull(kind, "kind is null");
+            requireNonNull(reason, "reason is null");
+        }
+    }
+
+    /** A rule: the reason of the first rule whose pattern the file's text (lower-cased, comments kept) matches. */
+    private record Rule(Kind kind, String reason, Pattern pattern) {
+    }
+
+    private static final List<Rule> RULES = List.of(
+            rule(Kind.EXCLUDED, "disabled by Hive (qt:disabled)", "--!\\s?qt:disabled"),
+            rule(Kind.EXCLUDED, "an external JDBC database", "jdbcstoragehandler|--!\\s?qt:database|create connector"
+                    + "|create remote database"),
+            rule(Kind.EXCLUDED, "HBase", "hbase"),
+            rule(Kind.EXCLUDED, "Kafka", "kafkastoragehandler|kafka"),
+            rule(Kind.EXCLUDED, "Druid", "druid"),
+            rule(Kind.EXCLUDED, "Kudu", "kudu"),
+            rule(Kind.EXCLUDED, "LLAP daemons", "hive\\.execution\\.mode\\s*=\\s*llap|^\\s*llap\\s"),
+            rule(Kind.EXCLUDED, "Spark", "hive\\.execution\\.engine\\s*=\\s*spark"),
+            rule(Kind.EXCLUDED, "Iceberg", "stored by iceberg|icebergstoragehandler"),
+            rule(Kind.EXCLUDED, "HDFS encryption or erasure coding (a MiniDFS's)", "^\\s*(crypto|erasure)\\s"),
+            rule(Kind.NOT_YET_SUPPORTED, "Hive's test authorizer (qt:authorizer)", "--!\\s?qt:authorizer"
+                    + "|sqlstdhiveauthorizerfactoryfortest"),
+            rule(Kind.NOT_YET_SUPPORTED, "the SYS database (qt:sysdb)", "--!\\s?qt:sysdb"),
+            rule(Kind.NOT_YET_SUPPORTED, "Hive's scheduled query or query history services",
+                    "--!\\s?qt:(scheduledqueryservice|queryhistory|scheduledquerycleaner)"),
+            rule(Kind.NOT_YET_SUPPORTED, "test-only classes or jars of Hive's itests",
+                    "\\$\\{system:maven\\.local\\.repository}|org\\.apache\\.hadoop\\.hive\\.ql\\.(udf|hooks|exec)\\."
+                            + "[a-z.]*(test|dummy|verify|check|print|mapjoincounter)[a-z0-9]*\\b|testserde|customserde"
+                            + "|hive\\.it\\.custom|udfhellotest|rot13|extracturl|dummystats|evaluatenpe"
+                            + "|genericudfexampleadd|genericudfcustomdatesub|genericudafsumlist|udffilelookup"
+                            + "|dummycontextudf"),
+            rule(Kind.NOT_YET_SUPPORTED, "the CLI's source and shell commands", "^\\s*(source\\s|!)"));
+
+    public Qfile {
+        requireNonNull(name, "name is null");
+        statements = List.copyOf(statements);
+        datasets = List.copyOf(datasets);
+        requireNonNull(timeZone, "timeZone is null");
+        requireNonNull(exclusion, "exclusion is null");
+    }
+
+    private static Rule rule(Kind kind, String reason, String pattern) {
+        return new Rule(kind, reason, Pattern.compile(pattern, Pattern.MULTILINE));
+    }
+
+    public static Qfile read(Path file) throws IOException {
+        return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    static Qfile parse(String name, String text) {
+        Set<String> datasets = new LinkedHashSet<>();
+        Optional<String> timeZone = Optional.empty();
+        Matcher directive = DIRECTIVE.matcher(text);
+        while (directive.find()) {
+            String value = directive.group(2).strip();
+            switch (directive.group(1)) {
+                case "dataset" -> {
+                    // qt:dataset:a,b[:ONLY]: ONLY drops what other files loaded; each file here has its own warehouse.
+                    String tables = value.endsWith(":ONLY") ? value.substring(0, value.length() - 5) : value;
+                    for (String table : tables.split(",")) {
+                        if (!table.isBlank()) {
+                            datasets.add(table.strip());
+                        }
+                    }
+                }
+                case "timezone" -> timeZone = Optional.of(value);
+                default -> {
+                    // The others are exclusions (disabled, database, authorizer, sysdb...) or masks (replace).
+                }
+            }
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        Optional<Exclusion> exclusion = RULES.stream().filter(rule -> rule.pattern().matcher(lower).find())
+                .findFirst().map(rule -> new Exclusion(rule.kind(), rule.reason()));
+        boolean sort = SORTED.matcher(text).find();
+        return new Qfile(name, new ArrayList<>(HiveQlScript.parse(text).all()), new ArrayList<>(datasets), sort,
+                timeZone, exclusion);
+    }
+}
