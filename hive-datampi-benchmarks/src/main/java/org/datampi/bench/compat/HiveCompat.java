@@ -28,21 +28,27 @@ import org.datampi.bench.harness.RunnerOptions;
 
 /**
  * bin/hive-compat: Hive's own clientpositive qfiles (Hive 4.1.0's source release) run on datampi and on Hive on MR,
- * each file on each engine in a session and a warehouse of its own ({@link QfileSession}), their rows compared
- * statement by statement ({@link QfileVerdict}). Prints a line per file as it ends and the counts per class, and
+ * their rows compared statement by statement ({@link QfileVerdict}). As Hive's own qtest driver runs them: batches of
+ * files, each batch on each engine in a JVM of its own whose files share the datasets it loads and each have a session
+ * of their own ({@link QfileSession}); a file that is not the same on both engines is then run again alone, each
+ * engine in a fresh JVM and warehouse, and that run's class is the file's, so that no file is classed differs or
+ * fails by what an earlier one left (what an earlier file left that both engines read alike stays unseen, as in
+ * Hive's own runs). Prints a line per file as it ends and the counts per class, and
  * writes OUT/results.tsv (file, class, detail, seconds on mr and on datampi, datampi's stages), which --resume reads
  * back to go on where a run stopped. Exits 1 when a file that runs on mr differs, fails or times out on datampi.
  */
 public final class HiveCompat {
     private static final String USAGE = """
-            Usage: bin/hive-compat [--files GLOB[,GLOB...] | --sample N [--seed S]] [--engines datampi,mr]
-                                   [--out DIR] [--timeout SECONDS] [--parallel N] [--resume] [--list]
+            bin/hive-compat [--files GLOB[,GLOB...] | --sample N [--seed S]] [--engines datampi,mr]
+                            [--out DIR] [--timeout SECONDS] [--parallel N] [--batch N] [--resume] [--list]
               --files      the qfiles whose names match (groupby*.q,join20.q); default every candidate
               --sample     N candidates drawn at random (--seed, 1 by default)
               --engines    datampi,mr (the DAG shape) or datampi-mr,mr (the MapReduce shape) against Hive on MR
               --out        where results.tsv and each file's outcomes and logs go (target/hive-compat)
               --timeout    seconds a file may take on one engine (600)
-              --parallel   files at once (by default half the cores, at least 1)
+              --parallel   batches at once (by default half the cores, at least 1)
+              --batch      files one session JVM runs in turn, over datasets it loads once (20); a file
+                           that is not the same on both engines is run again alone, in JVMs of its own
               --resume     files already in OUT/results.tsv are not run again
               --list       the candidate set and the files left out, by reason; nothing is run""";
     private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages";
@@ -69,8 +75,9 @@ public final class HiveCompat {
         RunnerOptions options;
         try {
             options = RunnerOptions.parse(USAGE, args, List.of("--files", "--sample", "--seed", "--engines", "--out",
-                    "--timeout", "--parallel", "--resume", "--list", "--release", "--state"),
+                    "--timeout", "--parallel", "--batch", "--resume", "--list", "--release", "--state"),
                     Map.of("--seed", "1", "--engines", "datampi,mr", "--timeout", "600", "--resume", "false",
+                            "--batch", "20",
                             "--list", "false", "--parallel", Integer.toString(Math.max(1,
                                     Runtime.getRuntime().availableProcessors() / 2))));
         } catch (IllegalArgumentException e) {
@@ -81,6 +88,7 @@ public final class HiveCompat {
             fail("give --files or --sample, not both");
         }
         int parallel = number(options, "--parallel");
+        int batch = number(options, "--batch");
         long timeout = number(options, "--timeout");
         Path home = Path.of(System.getProperty("datampi.home", ".")).toAbsolutePath();
         List<String> engines = List.of(options.get("--engines").split(","));
@@ -104,7 +112,7 @@ public final class HiveCompat {
                 .toAbsolutePath();
         HiveCompat compat = new HiveCompat(home, release, engine.get(), out, timeout);
         Runtime.getRuntime().addShutdownHook(new Thread(compat::stopRunning, "hive-compat-stop"));
-        boolean passed = compat.run(selected, Boolean.parseBoolean(options.get("--resume")), parallel);
+        boolean passed = compat.run(selected, Boolean.parseBoolean(options.get("--resume")), parallel, batch);
         System.exit(passed ? 0 : 1);
     }
 
@@ -195,8 +203,11 @@ public final class HiveCompat {
         return candidates;
     }
 
-    /** Runs the files, PARALLEL at once; true when every file that runs on mr is the same on datampi. */
-    private boolean run(List<Qfile> selected, boolean resume, int parallel) throws Exception {
+    /**
+     * Runs the files in batches of BATCH (files of one time zone together: it is their JVM's), PARALLEL batches at
+     * once; true when every file that runs on mr is the same on datampi.
+     */
+    private boolean run(List<Qfile> selected, boolean resume, int parallel, int batch) throws Exception {
         Files.createDirectories(out);
         Map<String, String[]> done = new LinkedHashMap<>();
         if (resume && Files.isRegularFile(results)) {
@@ -206,27 +217,34 @@ public final class HiveCompat {
             Files.writeString(results, HEADER + "\n", StandardCharsets.UTF_8);
         }
         List<Qfile> toRun = selected.stream().filter(q -> !done.containsKey(q.name())).toList();
-        System.out.printf("hive-compat: %d qfiles on %s and mr (%d done before), %d at once; results in %s%n",
-                selected.size(), engine, selected.size() - toRun.size(), parallel, results);
+        List<List<Qfile>> batches = batches(toRun, batch);
+        System.out.printf("hive-compat: %d qfiles on %s and mr (%d done before), in %d batches of at most %d, %d at "
+                + "once; results in %s%n", selected.size(), engine, selected.size() - toRun.size(), batches.size(),
+                batch, parallel, results);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
-        List<Future<String[]>> rows = new ArrayList<>();
-        for (Qfile qfile : toRun) {
+        List<Future<List<String[]>>> rows = new ArrayList<>();
+        for (int i = 0; i < batches.size(); i++) {
+            List<Qfile> files = batches.get(i);
+            Path directory = out.resolve("batches").resolve(Integer.toString(i));
             rows.add(pool.submit(() -> {
                 try {
-                    return compare(qfile);
+                    return compare(files, directory);
                 } catch (IOException | RuntimeException e) {
-                    // The harness's own failure with this file: said, and the run goes on.
-                    String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0"};
-                    append(row);
-                    return row;
+                    // The harness's own failure with this batch: said, and the run goes on.
+                    List<String[]> failed = new ArrayList<>();
+                    for (Qfile qfile : files) {
+                        String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0"};
+                        append(row);
+                        failed.add(row);
+                    }
+                    return failed;
                 }
             }));
         }
         pool.shutdown();
         Map<String, String[]> all = new LinkedHashMap<>(done);
-        for (Future<String[]> row : rows) {
-            String[] fields = row.get();
-            all.put(fields[0], fields);
+        for (Future<List<String[]>> batchRows : rows) {
+            batchRows.get().forEach(fields -> all.put(fields[0], fields));
         }
         Map<String, Long> counts = new TreeMap<>();
         selected.stream().map(q -> all.get(q.name())).forEach(r -> counts.merge(r[1], 1L, Long::sum));
@@ -242,27 +260,73 @@ public final class HiveCompat {
                 "timeout-on-datampi", "harness-error")::contains);
     }
 
-    /** QFILE on mr, then on the engine, compared; its TSV row, also appended to results.tsv. */
-    private String[] compare(Qfile qfile) throws IOException, InterruptedException {
-        Path directory = out.resolve("files").resolve(qfile.name());
+    /**
+     * FILES in batches of at most SIZE, each of one time zone (qt:timezone sets its JVM's), in FILES' order; a file
+     * that wants only its own datasets (qt:dataset:...:ONLY) in a batch of its own.
+     */
+    static List<List<Qfile>> batches(List<Qfile> files, int size) {
+        Map<Optional<String>, List<Qfile>> byZone = new LinkedHashMap<>();
+        List<List<Qfile>> batches = new ArrayList<>();
+        for (Qfile qfile : files) {
+            if (qfile.onlyItsDatasets()) {
+                batches.add(List.of(qfile));
+            } else {
+                byZone.computeIfAbsent(qfile.timeZone(), zone -> new ArrayList<>()).add(qfile);
+            }
+        }
+        for (List<Qfile> zone : byZone.values()) {
+            for (int i = 0; i < zone.size(); i += size) {
+                batches.add(List.copyOf(zone.subList(i, Math.min(zone.size(), i + size))));
+            }
+        }
+        return batches;
+    }
+
+    /**
+     * FILES on mr, then on the engine, each engine's in a JVM of its own (in DIRECTORY), compared; a file that is not
+     * the same on both is compared again alone, each engine in a fresh JVM, and that is its class. Their TSV rows,
+     * also appended to results.tsv.
+     */
+    private List<String[]> compare(List<Qfile> files, Path directory) throws IOException, InterruptedException {
         FileUtil.fullyDelete(directory.toFile());
         Files.createDirectories(directory);
-        long start = System.nanoTime();
-        Optional<QfileOutcome> mr = runOn("mr", qfile, directory);
-        double mrSeconds = (System.nanoTime() - start) / 1e9;
-        start = System.nanoTime();
-        Optional<QfileOutcome> datampi = runOn(engine, qfile, directory);
-        double datampiSeconds = (System.nanoTime() - start) / 1e9;
-        QfileVerdict verdict = QfileVerdict.of(mr, datampi);
-        String[] row = {qfile.name(), verdict.verdict().label(), clean(verdict.detail()),
-                String.format("%.1f", mrSeconds), String.format("%.1f", datampiSeconds),
-                Integer.toString(datampi.map(QfileOutcome::datampiStages).orElse(0))};
-        synchronized (this) {
-            append(row);
-            System.out.printf("%-50s %-17s mr %6.1f s, %s %6.1f s%s%n", qfile.name(), row[1], mrSeconds, engine,
-                    datampiSeconds, verdict.detail().isEmpty() ? "" : "  " + abbreviate(verdict.detail()));
+        Map<String, Run> mr = runBatch("mr", files, directory);
+        Map<String, Run> datampi = runBatch(engine, files, directory);
+        List<String[]> rows = new ArrayList<>();
+        for (Qfile qfile : files) {
+            Run onMr = mr.get(qfile.name());
+            Run onDatampi = datampi.get(qfile.name());
+            QfileVerdict verdict = QfileVerdict.of(onMr.outcome(), onDatampi.outcome());
+            if (verdict.verdict() != QfileVerdict.Verdict.SAME && files.size() > 1) {
+                // What an earlier file of the batch left must not class this one.
+                Path alone = directory.resolve("alone-" + qfile.name());
+                try {
+                    Run aloneOnMr = runBatch("mr", List.of(qfile), alone).get(qfile.name());
+                    Run aloneOnDatampi = runBatch(engine, List.of(qfile), alone).get(qfile.name());
+                    onMr = aloneOnMr;
+                    onDatampi = aloneOnDatampi;
+                    verdict = QfileVerdict.of(onMr.outcome(), onDatampi.outcome());
+                } catch (IOException | RuntimeException e) {
+                    // The batch's class stands, said to be it.
+                    verdict = new QfileVerdict(verdict.verdict(), verdict.detail() + " (in its batch: the run alone "
+                            + "failed: " + e + ")");
+                } finally {
+                    FileUtil.fullyDelete(alone.toFile());
+                }
+            }
+            String[] row = {qfile.name(), verdict.verdict().label(), clean(verdict.detail()),
+                    String.format("%.1f", onMr.seconds()), String.format("%.1f", onDatampi.seconds()),
+                    Integer.toString(onDatampi.outcome().map(QfileOutcome::datampiStages).orElse(0))};
+            synchronized (this) {
+                append(row);
+                System.out.printf("%-50s %-17s mr %6.1f s, %s %6.1f s%s%n", qfile.name(), row[1], onMr.seconds(),
+                        engine, onDatampi.seconds(), verdict.detail().isEmpty() ? ""
+                                : "  " + abbreviate(verdict.detail()));
+            }
+            rows.add(row);
         }
-        return row;
+        FileUtil.fullyDelete(directory.toFile());
+        return rows;
     }
 
     private synchronized void append(String[] row) throws IOException {
@@ -278,46 +342,114 @@ public final class HiveCompat {
         return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 
-    /** QFILE's run on ENGINE in a JVM of its own; empty when it did not end within the timeout. */
-    private Optional<QfileOutcome> runOn(String runEngine, Qfile qfile, Path directory)
+    /**
+     * A file's run on one engine: its outcome (empty when it did not end within the timeout) and its seconds, from
+     * the end of the file before it in its JVM (the JVM's start and the datasets' loads count to its first file).
+     */
+    private record Run(Optional<QfileOutcome> outcome, double seconds) {
+    }
+
+    /**
+     * FILES on RUN_ENGINE in a session JVM ({@link QfileSession}), in turn, over a warehouse in DIRECTORY deleted
+     * after; each file's outcome and console in OUT/files/NAME, the JVM's output and its ranks' logs in
+     * OUT/logs/BATCH. A file that takes longer than the timeout
+     * is stopped with its JVM and ranks, a timeout; a JVM that ends before a file's outcome (its session failed) gives
+     * that file the failure; after either, or after a file whose traces could not be cleared, the files left go on in
+     * a fresh JVM and warehouse.
+     */
+    private Map<String, Run> runBatch(String runEngine, List<Qfile> files, Path directory)
             throws IOException, InterruptedException {
-        Path warehouse = directory.resolve(runEngine + "-state");
-        Path outcome = directory.resolve(runEngine + ".outcome");
-        Path console = directory.resolve(runEngine + ".log");
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx2g", "@" + home.resolve("conf/jvm.args"), "-XX:+UseParallelGC", "-Ddatampi.home=" + home,
-                "-Dlog4j2.configurationFile=" + home.resolve("conf/hive-datampi-log4j2.properties"),
-                "-Dhive.datampi.log.dir=" + directory.resolve(runEngine + "-logs")));
-        qfile.timeZone().ifPresent(zone -> command.add("-Duser.timezone=" + zone));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), QfileSession.class.getName(),
-                "--release", release.root().toString(), "--file",
-                release.clientPositive().resolve(qfile.name()).toString(), "--engine", runEngine,
-                "--warehouse", warehouse.toString(), "--out", outcome.toString(), "--console", console.toString()));
-        Process process = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
-                .redirectErrorStream(true).redirectOutput(directory.resolve(runEngine + ".out").toFile()).start();
-        running.add(process);
-        boolean ended = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-        if (!ended) {
-            // The session's JVM first, whose shutdown stops its jobs' ranks; whatever is left of them after 10 s.
-            List<ProcessHandle> descendants = process.descendants().toList();
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+        Map<String, Run> runs = new LinkedHashMap<>();
+        List<Qfile> remaining = new ArrayList<>(files);
+        for (int jvm = 0; !remaining.isEmpty(); jvm++) {
+            Path warehouse = directory.resolve(runEngine + "-state-" + jvm);
+            List<QfileSession.Entry> entries = new ArrayList<>();
+            for (Qfile qfile : remaining) {
+                Path fileDirectory = out.resolve("files").resolve(qfile.name());
+                Files.createDirectories(fileDirectory);
+                Path outcome = fileDirectory.resolve(runEngine + ".outcome");
+                Files.deleteIfExists(outcome);
+                entries.add(new QfileSession.Entry(release.clientPositive().resolve(qfile.name()), outcome,
+                        fileDirectory.resolve(runEngine + ".log")));
             }
-            descendants.forEach(ProcessHandle::destroyForcibly);
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-        running.remove(process);
-        try {
-            if (!ended || !Files.isRegularFile(outcome)) {
-                return ended ? Optional.of(new QfileOutcome(List.of(), Optional.of("the session ended with exit "
-                        + process.exitValue() + " before writing its outcome (" + directory.resolve(runEngine + ".out")
-                        + ")"), 0)) : Optional.empty();
+            Path list = directory.resolve(runEngine + "-batch-" + jvm + ".txt");
+            Files.createDirectories(directory);
+            Files.write(list, entries.stream().map(QfileSession.Entry::line).toList(), StandardCharsets.UTF_8);
+            // The JVM's own output (a crash's stack trace) and its ranks' logs, kept per JVM: OUT/logs/BATCH/.
+            Path logs = out.resolve("logs").resolve(out.resolve("batches").relativize(directory));
+            Files.createDirectories(logs);
+            Path console = logs.resolve(runEngine + "-" + jvm + ".out");
+            List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                    "-Xmx2g", "@" + home.resolve("conf/jvm.args"), "-XX:+UseParallelGC", "-Ddatampi.home=" + home,
+                    "-Dlog4j2.configurationFile=" + home.resolve("conf/hive-datampi-log4j2.properties"),
+                    "-Dhive.datampi.log.dir=" + logs.resolve(runEngine + "-" + jvm + "-ranks")));
+            remaining.get(0).timeZone().ifPresent(zone -> command.add("-Duser.timezone=" + zone));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), QfileSession.class.getName(),
+                    "--release", release.root().toString(), "--engine", runEngine, "--warehouse",
+                    warehouse.toString(), "--batch", list.toString()));
+            Process process = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
+                    .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+            running.add(process);
+            int next = 0;
+            try {
+                long fileStart = System.nanoTime();
+                while (next < entries.size()) {
+                    Path outcome = entries.get(next).outcome();
+                    if (Files.isRegularFile(outcome)) {
+                        runs.put(remaining.get(next).name(), new Run(Optional.of(QfileOutcome.read(outcome)),
+                                seconds(fileStart)));
+                        next++;
+                        fileStart = System.nanoTime();
+                    } else if (!process.isAlive()) {
+                        if (Files.isRegularFile(outcome)) {
+                            continue;
+                        }
+                        int exit = process.exitValue();
+                        // NOT_CLEARED comes after the outcome of the file it could not clear, so after progress.
+                        if (exit != QfileSession.NOT_CLEARED || next == 0) {
+                            runs.put(remaining.get(next).name(), new Run(Optional.of(new QfileOutcome(List.of(),
+                                    Optional.of("the session ended with exit " + exit + " before writing its "
+                                            + "outcome (" + console + ")"), 0)), seconds(fileStart)));
+                            next++;
+                        }
+                        break;
+                    } else if (seconds(fileStart) > timeoutSeconds) {
+                        runs.put(remaining.get(next).name(), new Run(Optional.empty(), seconds(fileStart)));
+                        next++;
+                        break;
+                    } else {
+                        TimeUnit.MILLISECONDS.sleep(200);
+                    }
+                }
+                if (next == entries.size()) {
+                    // The last file's clean-up and its session's close (which ends its ranks) are still running.
+                    process.waitFor(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                stop(process);
+                running.remove(process);
+                FileUtil.fullyDelete(warehouse.toFile());
             }
-            return Optional.of(QfileOutcome.read(outcome));
-        } finally {
-            // The warehouse is the file's own; the logs stay beside the outcome (ENGINE-logs, ENGINE.log).
-            FileUtil.fullyDelete(warehouse.toFile());
+            remaining = new ArrayList<>(remaining.subList(next, remaining.size()));
         }
+        return runs;
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+
+    /** Stops a session JVM: itself first, whose shutdown stops its jobs' ranks; what is left of them after 10 s. */
+    private static void stop(Process process) throws InterruptedException {
+        if (!process.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        process.waitFor(30, TimeUnit.SECONDS);
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,19 +20,25 @@ import org.datampi.hive.cli.HiveQlScript;
 
 /**
  * One of Hive's qfiles, as Hive's own qtest driver reads it: its statements (split as Hive's CLI splits a script), its
- * {@code --! qt:} directives (the datasets it loads first, its time zone), whether its rows are compared sorted
- * ({@code -- SORT_QUERY_RESULTS}), and why it cannot run here when it cannot.
+ * {@code --! qt:} directives (the datasets it loads first, its time zone, a transaction manager), whether its rows
+ * are compared sorted ({@code -- SORT_QUERY_RESULTS}), and why it cannot run here when it cannot.
  *
  * @param name the file's name (groupby7.q)
  * @param statements its statements in order
  * @param datasets the datasets its qt:dataset directives name, in order (data/files/datasets/NAME/load.hive.sql)
+ * @param onlyItsDatasets whether no other dataset may be loaded beside its own (qt:dataset:...:ONLY)
  * @param sortResults whether Hive compares its result rows sorted (SORT_QUERY_RESULTS, SORT_BEFORE_DIFF)
  * @param timeZone its qt:timezone, if any
+ * @param transactional whether it runs under Hive's DbTxnManager (qt:transactional)
  * @param exclusion why it is not run, if it is not: {@link Exclusion}
  */
-public record Qfile(String name, List<String> statements, List<String> datasets, boolean sortResults,
-        Optional<String> timeZone, Optional<Exclusion> exclusion) {
+public record Qfile(String name, List<String> statements, List<String> datasets, boolean onlyItsDatasets,
+        boolean sortResults, Optional<String> timeZone, boolean transactional, Optional<Exclusion> exclusion) {
     private static final Pattern DIRECTIVE = Pattern.compile("(?m)^\\s*--!\\s?qt:([a-z]+):?(.*)$");
+    /** A fully qualified class name of Apache's (a hook, a UDF, a SerDe, an input format) in a file's text. */
+    private static final Pattern CLASS_NAME = Pattern.compile(
+            "\\borg\\.apache\\.(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_]*(?:\\$[A-Za-z0-9_]+)*");
+    private static final String MISSING_CLASS_REASON = "test-only classes or jars of Hive's itests";
     private static final Pattern SORTED =
             Pattern.compile("--\\s*SORT_(QUERY_RESULTS|BEFORE_DIFF|AND_HASH_QUERY_RESULTS)");
 
@@ -70,12 +77,10 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
             rule(Kind.NOT_YET_SUPPORTED, "the SYS database (qt:sysdb)", "--!\\s?qt:sysdb"),
             rule(Kind.NOT_YET_SUPPORTED, "Hive's scheduled query or query history services",
                     "--!\\s?qt:(scheduledqueryservice|queryhistory|scheduledquerycleaner)"),
-            rule(Kind.NOT_YET_SUPPORTED, "test-only classes or jars of Hive's itests",
-                    "\\$\\{system:maven\\.local\\.repository}|org\\.apache\\.hadoop\\.hive\\.ql\\.(udf|hooks|exec)\\."
-                            + "[a-z.]*(test|dummy|verify|check|print|mapjoincounter)[a-z0-9]*\\b|testserde|customserde"
-                            + "|hive\\.it\\.custom|udfhellotest|rot13|extracturl|dummystats|evaluatenpe"
-                            + "|genericudfexampleadd|genericudfcustomdatesub|genericudafsumlist|udffilelookup"
-                            + "|dummycontextudf"),
+            // Jars of itests and contrib (by their Maven path, ivy:// or name) and its scripts; the classes a file
+            // names are looked for on the classpath (MISSING_CLASS_REASON).
+            rule(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON, "\\$\\{system:maven\\.local\\.repository}|ivy://"
+                    + "|testserde|customserde|hive\\.it\\.custom|extracturl"),
             rule(Kind.NOT_YET_SUPPORTED, "the CLI's source and shell commands", "^\\s*(source\\s|!)"));
 
     public Qfile {
@@ -96,13 +101,16 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
 
     static Qfile parse(String name, String text) {
         Set<String> datasets = new LinkedHashSet<>();
+        boolean only = false;
+        boolean transactional = false;
         Optional<String> timeZone = Optional.empty();
         Matcher directive = DIRECTIVE.matcher(text);
         while (directive.find()) {
             String value = directive.group(2).strip();
             switch (directive.group(1)) {
                 case "dataset" -> {
-                    // qt:dataset:a,b[:ONLY]: ONLY drops what other files loaded; each file here has its own warehouse.
+                    // qt:dataset:a,b[:ONLY]: with ONLY, no other dataset may be loaded (the file runs in a JVM alone).
+                    only |= value.endsWith(":ONLY");
                     String tables = value.endsWith(":ONLY") ? value.substring(0, value.length() - 5) : value;
                     for (String table : tables.split(",")) {
                         if (!table.isBlank()) {
@@ -111,6 +119,7 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
                     }
                 }
                 case "timezone" -> timeZone = Optional.of(value);
+                case "transactional" -> transactional = true;
                 default -> {
                     // The others are exclusions (disabled, database, authorizer, sysdb...) or masks (replace).
                 }
@@ -119,8 +128,22 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
         String lower = text.toLowerCase(Locale.ROOT);
         Optional<Exclusion> exclusion = RULES.stream().filter(rule -> rule.pattern().matcher(lower).find())
                 .findFirst().map(rule -> new Exclusion(rule.kind(), rule.reason()));
+        if (exclusion.isEmpty()) {
+            exclusion = CLASS_NAME.matcher(text).results().map(MatchResult::group).filter(c -> !loads(c)).findFirst()
+                    .map(missing -> new Exclusion(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON));
+        }
         boolean sort = SORTED.matcher(text).find();
-        return new Qfile(name, new ArrayList<>(HiveQlScript.parse(text).all()), new ArrayList<>(datasets), sort,
-                timeZone, exclusion);
+        return new Qfile(name, new ArrayList<>(HiveQlScript.parse(text).all()), new ArrayList<>(datasets), only, sort,
+                timeZone, transactional, exclusion);
+    }
+
+    /** Whether the class is on the harness's classpath, which is the sessions' (not initialized: only looked for). */
+    private static boolean loads(String className) {
+        try {
+            Class.forName(className, false, Qfile.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +20,25 @@ import org.datampi.hive.cli.HiveQlScript;
 import org.datampi.hive.session.QuerySession;
 
 /**
- * Runs one qfile on one engine in a Hive session of its own, in a JVM of its own (Hive keeps state per JVM that one
- * file's session would leave to the next), over a fresh warehouse: its datasets first, then its statements one by
- * one, each statement's rows or failure kept, up to its first failure as Hive's qtest driver stops there. Writes a
- * {@link QfileOutcome}. What Hive's driver gives a file, given here: its datasets, Hive's test variables as system
- * properties (${system:test.tmp.dir} and others), itests/qtest as the working directory (the bin/hive-compat script
- * starts it there), and the engine again after a RESET (which would put the session back on the site's engine).
+ * Runs qfiles on one engine in a JVM of their own, one after the other, as Hive's qtest driver runs a test class's
+ * files: each in a Hive session of its own over one warehouse, whose datasets are loaded once, when a file first needs
+ * them, and kept ({@link SourceObjects}: what a file made is dropped after it, and a file may not write a source
+ * table); its statements one by one, each statement's rows or failure kept, up to its first failure as Hive's driver
+ * stops there. Writes a {@link QfileOutcome} per file as it ends. What Hive's driver gives a file, given here: its
+ * datasets, Hive's test variables as system properties (${system:test.tmp.dir} and others), itests/qtest as the
+ * working directory (bin/hive-compat starts it there), and its settings again after a RESET (which would put the
+ * session back on the site's engine and Hive's defaults).
+ *
+ * <p>Exits 0 once every file's outcome is written; {@link #NOT_CLEARED} when a file's traces could not be cleared
+ * (it changed a source table's files, or a drop failed: its outcome is written, the files after it are not run, as
+ * they need a fresh warehouse); 1 when the session itself failed (out of heap, a class missing), the file it ran
+ * having no outcome.
  */
 public final class QfileSession {
-    private static final String USAGE = "Usage: QfileSession --release ROOT --file QFILE --engine datampi|mr "
-            + "--warehouse DIR --out OUTCOME --console LOG";
+    /** The exit status after a file whose traces could not be cleared: the files after it need a fresh JVM. */
+    static final int NOT_CLEARED = 3;
+    private static final String USAGE = "Usage: QfileSession --release ROOT --engine datampi|mr --warehouse DIR "
+            + "--batch LIST (a line per qfile: QFILE<tab>OUTCOME<tab>CONSOLE)";
     /** Statements whose output tells the engine, the files' layout, the time or the settings: run, not compared. */
     private static final Pattern NOT_COMPARED = Pattern.compile("(?is)\\s*(explain|set|reset|dfs|add|delete|list"
             + "|reload|analyze|compile|show\\s+(create\\s+table|table\\s+extended|tblproperties|locks|compactions"
@@ -37,8 +47,25 @@ public final class QfileSession {
     private static final Pattern RESET = Pattern.compile("(?is)\\s*reset\\b.*");
     /** The console's summary line of a datampi stage (datampi: Stage-1 job_datampi..._0001 4.2 s: ...). */
     private static final Pattern DATAMPI_STAGE = Pattern.compile("(?m)^datampi: Stage-\\S+ job_datampi\\S+ [0-9.]+ s:");
+    /** Hive's pre-execution hook that refuses a write to a source table (test.src.tables), as in Hive's tests. */
+    private static final String READ_ONLY_HOOK = "org.apache.hadoop.hive.ql.hooks.EnforceReadOnlyTables";
 
     private QfileSession() {
+    }
+
+    /** One qfile of a batch: where its outcome and its console go. */
+    record Entry(Path qfile, Path outcome, Path console) {
+        static Entry parse(String line) {
+            String[] fields = line.split("\t");
+            if (fields.length != 3) {
+                throw new IllegalArgumentException("a batch line is QFILE<tab>OUTCOME<tab>CONSOLE: " + line);
+            }
+            return new Entry(Path.of(fields[0]), Path.of(fields[1]), Path.of(fields[2]));
+        }
+
+        String line() {
+            return qfile + "\t" + outcome + "\t" + console;
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -46,35 +73,111 @@ public final class QfileSession {
         for (int i = 0; i + 1 < args.length; i += 2) {
             options.put(args[i], args[i + 1]);
         }
-        for (String required : List.of("--release", "--file", "--engine", "--warehouse", "--out", "--console")) {
+        for (String required : List.of("--release", "--engine", "--warehouse", "--batch")) {
             if (!options.containsKey(required)) {
                 System.err.println("QfileSession: " + required + " is required\n" + USAGE);
                 System.exit(2);
             }
         }
-        HiveSourceRelease release = new HiveSourceRelease(Path.of(options.get("--release")));
-        Qfile qfile = Qfile.read(Path.of(options.get("--file")));
-        Path warehouse = Path.of(options.get("--warehouse")).toAbsolutePath();
-        Files.createDirectories(warehouse);
-        testVariables(release, warehouse).forEach(System::setProperty);
-        String engine = options.get("--engine");
-        Path console = Path.of(options.get("--console"));
         int exit = 1;
-        try (OutputStream log = Files.newOutputStream(console)) {
-            SessionStream stream = new SessionStream(log, true, StandardCharsets.UTF_8.name());
-            QfileOutcome outcome;
-            try (QuerySession session = QuerySession.start(warehouse, settings(release, qfile, engine), stream,
-                    stream)) {
-                outcome = run(session, release, qfile, engine, warehouse, console);
-            }
-            outcome.write(Path.of(options.get("--out")));
-            exit = 0;
+        try {
+            HiveSourceRelease release = new HiveSourceRelease(Path.of(options.get("--release")));
+            List<Entry> batch = Files.readAllLines(Path.of(options.get("--batch"))).stream()
+                    .filter(line -> !line.isBlank()).map(Entry::parse).toList();
+            Path warehouse = Path.of(options.get("--warehouse")).toAbsolutePath();
+            Files.createDirectories(warehouse);
+            testVariables(release, warehouse).forEach(System::setProperty);
+            exit = runBatch(release, options.get("--engine"), warehouse, batch);
         } catch (Throwable e) {
-            // An error of the session itself (out of heap, a class missing): no outcome, the tool says so.
+            // An error of the session itself (out of heap, a class missing): the file it ran has no outcome.
             e.printStackTrace();
         } finally {
             // Hive's and Hadoop's non-daemon threads would keep the JVM.
             System.exit(exit);
+        }
+    }
+
+    /**
+     * Runs the batch's files in turn; 0, or {@link #NOT_CLEARED} after a file whose traces could not be cleared (it
+     * changed a source table's files, or dropping what it made or closing its session failed): its outcome is
+     * written, the files after it need a fresh JVM and warehouse.
+     */
+    private static int runBatch(HiveSourceRelease release, String engine, Path warehouse, List<Entry> batch)
+            throws Exception {
+        Map<String, Optional<String>> loaded = new HashMap<>();
+        SourceObjects sources = null;
+        System.setProperty("test.src.tables", "");
+        for (Entry entry : batch) {
+            Qfile qfile = Qfile.read(entry.qfile());
+            boolean cleared = true;
+            try (OutputStream log = Files.newOutputStream(entry.console())) {
+                SessionStream stream = new SessionStream(log, true, StandardCharsets.UTF_8.name());
+                Map<String, String> settings = settings(release, qfile, engine);
+                QuerySession session = QuerySession.start(warehouse, settings, stream, stream);
+                try {
+                    List<String> missing = qfile.datasets().stream().filter(d -> !loaded.containsKey(d)).toList();
+                    for (String dataset : missing) {
+                        loaded.put(dataset, load(session, release, dataset));
+                    }
+                    if (sources == null || !missing.isEmpty()) {
+                        sources = SourceObjects.snapshot(session.conf());
+                        System.setProperty("test.src.tables", sources.defaultTables());
+                    }
+                    // A dataset that failed to load fails every file that needs it, as it did the first.
+                    Optional<String> datasetError = qfile.datasets().stream().map(loaded::get)
+                            .flatMap(Optional::stream).findFirst();
+                    QfileOutcome outcome = datasetError.isPresent() ? new QfileOutcome(List.of(), datasetError, 0)
+                            : run(session, qfile, settings, warehouse, entry.console());
+                    outcome.write(entry.outcome());
+                    sources.dropTheRest(session.conf());
+                    if (!sources.unchanged(session.conf())) {
+                        System.err.println("QfileSession: " + qfile.name() + " changed a source table's files");
+                        cleared = false;
+                    }
+                } catch (Throwable e) {
+                    if (!Files.isRegularFile(entry.outcome())) {
+                        throw e;
+                    }
+                    System.err.println("QfileSession: the traces of " + qfile.name() + " could not be cleared:");
+                    e.printStackTrace();
+                    cleared = false;
+                } finally {
+                    try {
+                        session.close();
+                    } catch (Throwable e) {
+                        System.err.println("QfileSession: the session of " + qfile.name() + " did not close:");
+                        e.printStackTrace();
+                        cleared = false;
+                    }
+                }
+            }
+            if (!cleared) {
+                return NOT_CLEARED;
+            }
+        }
+        return 0;
+    }
+
+    /** Loads a dataset (data/files/datasets/NAME/load.hive.sql); its failure, if it failed. */
+    private static Optional<String> load(QuerySession session, HiveSourceRelease release, String dataset)
+            throws CommandProcessorException, IOException {
+        Path script = release.datasetScript(dataset);
+        if (!Files.isRegularFile(script)) {
+            return Optional.of("no dataset " + dataset + " (" + script + ")");
+        }
+        // Hive's driver loads with its read-only hook at rest (a key Hive's SET refuses: not one of HiveConf's).
+        session.conf().setBoolean("hive.test.init.phase", true);
+        try {
+            for (String statement : HiveQlScript.parse(Files.readString(script)).all()) {
+                try {
+                    session.execute(statement);
+                } catch (CommandProcessorException | RuntimeException | LinkageError e) {
+                    return Optional.of(dataset + ": " + firstLine(e));
+                }
+            }
+            return Optional.empty();
+        } finally {
+            session.conf().setBoolean("hive.test.init.phase", false);
         }
     }
 
@@ -87,8 +190,14 @@ public final class QfileSession {
         settings.put("hive.fetch.task.conversion", "minimal");
         // qt:timezone: the session's and the tasks' zone (the ranks' JVMs do not share this one's default).
         qfile.timeZone().ifPresent(zone -> settings.put("hive.local.time.zone", zone));
+        if (qfile.transactional()) {
+            // qt:transactional, as Hive's QTestTransactional sets it.
+            settings.put("hive.support.concurrency", "true");
+            settings.put("hive.txn.manager", "org.apache.hadoop.hive.ql.lockmgr.DbTxnManager");
+        }
         // The datasets' load scripts read ${hiveconf:test.data.dir}.
         settings.put("test.data.dir", release.dataFiles().toString());
+        settings.put("hive.exec.pre.hooks", READ_ONLY_HOOK);
         return settings;
     }
 
@@ -109,28 +218,15 @@ public final class QfileSession {
         return variables;
     }
 
-    private static QfileOutcome run(QuerySession session, HiveSourceRelease release, Qfile qfile, String engine,
-            Path warehouse, Path console) throws IOException {
-        for (String dataset : qfile.datasets()) {
-            Path script = release.datasetScript(dataset);
-            if (!Files.isRegularFile(script)) {
-                return new QfileOutcome(List.of(), Optional.of("no dataset " + dataset + " (" + script + ")"), 0);
-            }
-            for (String statement : HiveQlScript.parse(Files.readString(script)).all()) {
-                try {
-                    session.execute(statement);
-                } catch (CommandProcessorException | RuntimeException | LinkageError e) {
-                    return new QfileOutcome(List.of(), Optional.of(dataset + ": " + firstLine(e)), 0);
-                }
-            }
-        }
+    private static QfileOutcome run(QuerySession session, Qfile qfile, Map<String, String> settings, Path warehouse,
+            Path console) throws IOException {
         List<QfileOutcome.Statement> statements = new ArrayList<>();
         for (String statement : qfile.statements()) {
             boolean compared = !NOT_COMPARED.matcher(statement).matches();
             try {
                 List<String> rows = new ArrayList<>(session.execute(statement));
                 if (RESET.matcher(statement).matches()) {
-                    for (Map.Entry<String, String> setting : ENGINES.get(engine).entrySet()) {
+                    for (Map.Entry<String, String> setting : settings.entrySet()) {
                         session.execute("SET " + setting.getKey() + "=" + setting.getValue());
                     }
                 }

@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Test;
 
 class QfileTest {
     @Test
-    void directivesGiveTheDatasetsTheSortingAndTheTimeZone() {
+    void directivesGiveTheDatasetsTheSortingTheTimeZoneAndTheTransactionManager() {
         Qfile qfile = Qfile.parse("groupby.q", """
                 --! qt:dataset:src
                 --! qt:dataset:src1,srcpart:ONLY
                 --! qt:timezone:Asia/Tokyo
+                --! qt:transactional
                 -- SORT_QUERY_RESULTS
                 CREATE TABLE dest (k INT, v STRING);
                 -- a comment; with a semicolon
@@ -23,6 +24,8 @@ class QfileTest {
                 SELECT * FROM dest
                 """);
         assertEquals(List.of("src", "src1", "srcpart"), qfile.datasets());
+        assertTrue(qfile.onlyItsDatasets());
+        assertTrue(qfile.transactional());
         assertTrue(qfile.sortResults());
         assertEquals(Optional.of("Asia/Tokyo"), qfile.timeZone());
         assertEquals(List.of("CREATE TABLE dest (k INT, v STRING)",
@@ -50,6 +53,17 @@ class QfileTest {
                 Qfile.Kind.NOT_YET_SUPPORTED, "test-only classes or jars of Hive's itests");
         assertExcluded("ADD JAR ${system:maven.local.repository}/org/apache/hive/hive-it-test-serde/x.jar;",
                 Qfile.Kind.NOT_YET_SUPPORTED, "test-only classes or jars of Hive's itests");
+        assertExcluded("CREATE TABLE t (a INT) ROW FORMAT SERDE 'org.apache.hive.hcatalog.data.JsonSerDe';",
+                Qfile.Kind.NOT_YET_SUPPORTED, "test-only classes or jars of Hive's itests");
+    }
+
+    @Test
+    void aClassOfHivesOwnJarsIsNoTestClass() {
+        // Hive's test configuration's hooks are in hive-exec itself, and so on the sessions' classpath.
+        Qfile qfile = Qfile.parse("sample10.q", "set hive.exec.pre.hooks = "
+                + "org.apache.hadoop.hive.ql.hooks.PreExecutePrinter,org.apache.hadoop.hive.ql.hooks.EnforceReadOnlyTables;"
+                + "\nSELECT key FROM src;");
+        assertEquals(Optional.empty(), qfile.exclusion());
     }
 
     @Test
@@ -57,6 +71,8 @@ class QfileTest {
         Qfile qfile = Qfile.parse("plain.q", "SELECT key FROM src ORDER BY key;");
         assertEquals(Optional.empty(), qfile.exclusion());
         assertFalse(qfile.sortResults());
+        assertFalse(qfile.onlyItsDatasets());
+        assertFalse(qfile.transactional());
         assertEquals(List.of(), qfile.datasets());
     }
 

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * map-join local tasks and under EXPLAIN. This turns each stage's MapredWork into a {@link DataMPIWork}, which
  * EXPLAIN shows with its O and A task counts; the counts themselves are decided when the stage is submitted, once its
  * input splits are known (JobPlan). A query compiled as a DAG that has no Tez stage after all (a fetch task, DDL) runs
- * in the client as on the session's engine ({@link DataMPIEngine#runWithoutDag}).
+ * in the client as on the session's engine ({@link DataMPIEngine#runWithoutDag}). Two of Hive's wrong answers on Tez
+ * plans are kept from DAG queries here: {@link FirstValueOverBoundedFrames} before and after compiling, {@link
+ * TopNKeyBelowGroupingSets} after.
  */
 public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
     private static final Logger LOG = LoggerFactory.getLogger(DataMPICompiler.class);
@@ -68,6 +70,9 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             return ast;
         }
         DataMPIEngine.compileAsDag(query);
+        if (FirstValueOverBoundedFrames.avoid(ast, query, session.getCurrentDatabase())) {
+            LOG.info("first_value over a bounded frame: {}=false for this query", FirstValueOverBoundedFrames.SETTING);
+        }
         return ast;
     }
 
@@ -95,6 +100,7 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
             if (task instanceof DataMPIDagTask dag && dag.getWork().getClass() == TezWork.class) {
                 // (On a session on datampi, a DataMPIDagTask comes only from a query compiled as a DAG.)
                 TopNKeyBelowGroupingSets.remove(dag.getWork());
+                FirstValueOverBoundedFrames.refuseIfLeft(dag.getWork());
                 dag.setWork(DataMPIDagWork.of(dag.getWork(), query));
             }
             dagStage |= task instanceof DataMPIDagTask;

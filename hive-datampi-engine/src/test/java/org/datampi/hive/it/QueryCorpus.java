@@ -149,6 +149,15 @@ public final class QueryCorpus {
                 query("window functions", false, "SELECT category, id, row_number() OVER (PARTITION BY category "
                         + "ORDER BY amount DESC, id), sum(qty) OVER (PARTITION BY category ORDER BY id ROWS BETWEEN "
                         + "2 PRECEDING AND CURRENT ROW) FROM sales_orc"),
+                // Hive's vectorized first_value ignores a frame whose start is bounded (FirstValueOverBoundedFrames).
+                query("first_value over frames with a bounded start", false, "SELECT category, id, first_value(qty) "
+                        + "OVER (PARTITION BY category ORDER BY id RANGE BETWEEN 3 PRECEDING AND CURRENT ROW), "
+                        + "first_value(amount) OVER (PARTITION BY category ORDER BY id ROWS BETWEEN CURRENT ROW AND "
+                        + "UNBOUNDED FOLLOWING) FROM sales_orc"),
+                query("first_value over a frame with a bounded start, in a view", false,
+                        "CREATE VIEW IF NOT EXISTS first_qty AS SELECT category, id, first_value(qty) OVER (PARTITION "
+                        + "BY category ORDER BY id RANGE 2 PRECEDING) AS qty2 FROM sales_orc",
+                        "SELECT category, id, qty2 FROM first_qty"),
                 query("union all", false, "SELECT category, count(*) FROM (SELECT category FROM sales_orc WHERE qty > 40 "
                         + "UNION ALL SELECT category FROM sales_text WHERE qty < 0) u GROUP BY category"),
                 // Two aggregations of one scan (Hive's shared work) whose reduce vertices are the union's members.

@@ -1,5 +1,6 @@
 package org.datampi.bench.it;
 
+import static java.util.Objects.requireNonNull;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,57 +15,45 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.datampi.bench.it.SimulatedCluster.Result;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A compute host lost in the middle of an INSERT OVERWRITE on three simulated hosts (Open MPI): its ranks killed (in a
- * Slurm allocation: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi}, no hostfile), or its network taken down.
- * Without retries (hive.datampi.stage.retries=0: a retry on the same hosts would wait for the one that is down), the
- * stage must end within 30 s of the fault with an error that names the lost host, the target table must keep its rows,
- * no rank may be left on any host once the host is back, and the next query, with that host left out of the hostfile,
- * must succeed. In the allocation, mpidrun's sweep of the lost ranks' directories reaches every node of it (through
- * Slurm, as the ranks were started). A retry after lost ranks (the default) is RankLossIT's, on one machine: a fresh
- * group is launched the same way on one host or on three.
+ * A compute host lost in the middle of an INSERT OVERWRITE on ClusterSimIT's three simulated hosts (Open MPI): its
+ * ranks killed (in a Slurm allocation: {@code salloc -N 3 --ntasks-per-node=2 bin/hive-datampi}, no hostfile), or its
+ * network taken down. Without retries (hive.datampi.stage.retries=0: a retry on the same hosts would wait for the one
+ * that is down), the stage must end within 30 s of the fault with an error that names the lost host, the target table
+ * must keep its rows, no rank may be left on any host once the host is back, and the next query, with that host left
+ * out of the hostfile, must succeed. In the allocation, mpidrun's sweep of the lost ranks' directories reaches every
+ * node of it (through Slurm, as the ranks were started). A retry after lost ranks (the default) is RankLossIT's, on one
+ * machine: a fresh group is launched the same way on one host or on three. ClusterSimIT runs these last, on its own
+ * cluster (a cluster's start-up is a minute), over the tables of {@link #TABLES}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ClusterFailureIT {
+final class LostHost {
+    static final String FAULTS_TABLE = "lost_host_source";
+    /** The source (many thousand rows, so that the slow insert's sleeps span the fault) and the target. */
+    static final String TABLES = "CREATE TABLE " + FAULTS_TABLE + " STORED AS ORC AS SELECT pos AS id, "
+            + "concat('page', pos % 97) AS page FROM (SELECT posexplode(split(space(299999), ' '))) t; "
+            + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n;";
     private static final long FAULT_TO_FAILURE_SECONDS = 30;
     /**
      * Into table %s: every thousandth row of the source sleeps, so that the stage is still running when the fault
      * comes. (GenericUDFReflect returns "null" for a void method; %% is the format's percent sign.)
      */
-    private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE %s SELECT v.page, count(*) FROM visits v "
-            + "WHERE reflect('java.lang.Thread', 'sleep', cast(if(v.id %% 1000 = 0, 100, 0) AS BIGINT)) = 'null' "
+    private static final String SLOW_INSERT = "INSERT OVERWRITE TABLE %s SELECT v.page, count(*) FROM " + FAULTS_TABLE
+            + " v WHERE reflect('java.lang.Thread', 'sleep', cast(if(v.id %% 1000 = 0, 100, 0) AS BIGINT)) = 'null' "
             + "GROUP BY v.page;";
     /** Many small splits, so that every host runs O tasks. */
     private static final String SMALL_SPLITS = "SET hive.input.format=org.apache.hadoop.hive.ql.io.HiveInputFormat; "
             + "SET mapreduce.input.fileinputformat.split.maxsize=200000; SET tez.grouping.min-size=1; "
             + "SET tez.grouping.max-size=200000; ";
 
-    private SimulatedCluster cluster;
+    private final SimulatedCluster cluster;
 
-    @BeforeAll
-    void up() throws Exception {
-        cluster = SimulatedCluster.up(3, "openmpi", SimulatedCluster.HOME.resolve(
-                "hive-datampi-benchmarks/target/it-cluster-failure"), "--slurm");
-        Result tables = cluster.hive("tables", "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
-                + "pos % 97) AS page FROM (SELECT posexplode(split(space(299999), ' '))) t; "
-                + "CREATE TABLE target STORED AS ORC AS SELECT 'before' AS page, 0L AS n;");
-        assertEquals(0, tables.exit(), tables.output());
+    LostHost(SimulatedCluster cluster) {
+        this.cluster = requireNonNull(cluster, "cluster");
     }
 
-    @AfterAll
-    void down() throws Exception {
-        cluster.close();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"ranks killed", "network down"})
-    void aLostHostEndsTheStageAndTheNextQueryRunsWithoutIt(String fault) throws Exception {
+    /** Loses dmp3 by FAULT ("ranks killed" or "network down") during the slow insert, and checks what follows. */
+    void loseDuringAnInsert(String fault) throws Exception {
         String name = "slow-insert-" + fault.replace(' ', '-');
         Path log = cluster.logs().resolve(name + ".log");
         String statements = "SET hive.datampi.stage.retries=0; " + SLOW_INSERT.formatted("target");
@@ -118,9 +107,26 @@ class ClusterFailureIT {
     private void injectAndCheck(String fault, Path log, Process insert) throws Exception {
         awaitRanksOfTheStage(log);
         long faultAt = System.nanoTime();
-        Result injected = fault.equals("ranks killed") ? killRanksOn("dmp3")
-                : cluster.exec("link-down-dmp3", "dmp3", "ip", "link", "set", "eth0", "down");
-        assertEquals(0, injected.exit(), injected.output());
+        if (fault.equals("network down")) {
+            Result down = cluster.exec("link-down-dmp3", "dmp3", "ip", "link", "set", "eth0", "down");
+            try {
+                assertEquals(0, down.exit(), down.output());
+                checkTheStageEnded(log, insert, faultAt);
+            } finally {
+                // Up again whatever the checks found: the cluster's other users (its down) need dmp3.
+                Result up = cluster.exec("link-up-dmp3", "dmp3", "ip", "link", "set", "eth0", "up");
+                assertEquals(0, up.exit(), up.output());
+            }
+        } else {
+            Result killed = killRanksOn("dmp3");
+            assertEquals(0, killed.exit(), killed.output());
+            checkTheStageEnded(log, insert, faultAt);
+        }
+        checkNothingLeftAndTheNextQueryRuns(fault, log);
+    }
+
+    /** The statement failed within FAULT_TO_FAILURE_SECONDS of the fault, naming dmp3, and Hive ended. */
+    private void checkTheStageEnded(Path log, Process insert, long faultAt) throws Exception {
         // When the statement failed: its FAILED line (Hive may go on, as in the allocation, where it sleeps after).
         long deadline = faultAt + TimeUnit.SECONDS.toNanos(FAULT_TO_FAILURE_SECONDS + 60);
         Optional<String> failed = Optional.empty();
@@ -140,11 +146,14 @@ class ClusterFailureIT {
         assertTrue(seconds <= FAULT_TO_FAILURE_SECONDS, "the stage ended " + seconds + " s after the fault:\n"
                 + output);
         assertTrue(failed.get().contains("dmp3"), "the error names the lost host:\n" + failed.get());
+    }
 
-        if (fault.equals("network down")) {
-            Result up = cluster.exec("link-up-dmp3", "dmp3", "ip", "link", "set", "eth0", "up");
-            assertEquals(0, up.exit(), up.output());
-        }
+    /**
+     * With dmp3 back: no rank, MPI daemon or rank directory on any host; the target table keeps its rows and the next
+     * query runs without dmp3.
+     */
+    private void checkNothingLeftAndTheNextQueryRuns(String fault, Path log) throws Exception {
+        String output = Files.readString(log, StandardCharsets.UTF_8);
         for (String host : List.of("dmp1", "dmp2", "dmp3")) {
             assertTrue(noRanksWithin(host, 30), "no rank and no MPI daemon is left on " + host + ": "
                     + processesOn(host, "org.datampi.runtime.CommonProcess|orted"));
@@ -161,7 +170,7 @@ class ClusterFailureIT {
         Path twoHosts = cluster.logs().resolve("hostfile-without-dmp3");
         Files.writeString(twoHosts, "dmp1 slots=2\ndmp2 slots=2\n");
         Result next = cluster.hive("next-" + fault.replace(' ', '-'), "SELECT * FROM target; "
-                + "SET hive.datampi.hostfile=" + twoHosts + "; SELECT count(DISTINCT page) FROM visits;");
+                + "SET hive.datampi.hostfile=" + twoHosts + "; SELECT count(DISTINCT page) FROM " + FAULTS_TABLE + ";");
         assertEquals(List.of("before\t0"), SimulatedCluster.rows(next.output()),
                 "the target table keeps its rows:\n" + next.output());
         assertEquals(0, next.exit(), "the next query runs on the other hosts:\n" + next.output());

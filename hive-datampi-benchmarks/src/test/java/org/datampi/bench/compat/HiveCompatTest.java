@@ -1,0 +1,30 @@
+package org.datampi.bench.compat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class HiveCompatTest {
+    @Test
+    void batchesKeepTheFilesOrderWithinATimeZoneAndPutAnOnlyFileAlone() {
+        Qfile a = Qfile.parse("a.q", "SELECT 1;");
+        Qfile b = Qfile.parse("b.q", "--! qt:timezone:Asia/Tokyo\nSELECT 2;");
+        Qfile c = Qfile.parse("c.q", "SELECT 3;");
+        Qfile only = Qfile.parse("only.q", "--! qt:dataset:src:ONLY\nSELECT 4;");
+        Qfile d = Qfile.parse("d.q", "SELECT 5;");
+        Qfile e = Qfile.parse("e.q", "--! qt:timezone:Asia/Tokyo\nSELECT 6;");
+        List<List<Qfile>> batches = HiveCompat.batches(List.of(a, b, c, only, d, e), 2);
+        assertEquals(List.of(List.of("only.q"), List.of("a.q", "c.q"), List.of("d.q"), List.of("b.q", "e.q")),
+                batches.stream().map(batch -> batch.stream().map(Qfile::name).toList()).toList());
+    }
+
+    @Test
+    void aBatchLineNamesTheFileItsOutcomeAndItsConsole() {
+        QfileSession.Entry entry = new QfileSession.Entry(Path.of("/r/a b.q"), Path.of("/o/mr.outcome"),
+                Path.of("/o/mr.log"));
+        assertEquals(entry, QfileSession.Entry.parse(entry.line()));
+    }
+}
