@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileUtil;
+import org.datampi.bench.harness.ProcessTree;
 import org.datampi.bench.harness.RunnerOptions;
 
 /**
@@ -426,7 +427,8 @@ public final class HiveCompat {
                     process.waitFor(60, TimeUnit.SECONDS);
                 }
             } finally {
-                stop(process);
+                // Itself first, whose shutdown stops its jobs' ranks; what is left of them after 10 s.
+                ProcessTree.stop(process, 10);
                 running.remove(process);
                 FileUtil.fullyDelete(warehouse.toFile());
             }
@@ -439,17 +441,4 @@ public final class HiveCompat {
         return (System.nanoTime() - since) / 1e9;
     }
 
-    /** Stops a session JVM: itself first, whose shutdown stops its jobs' ranks; what is left of them after 10 s. */
-    private static void stop(Process process) throws InterruptedException {
-        if (!process.isAlive()) {
-            return;
-        }
-        List<ProcessHandle> descendants = process.descendants().toList();
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-        }
-        descendants.forEach(ProcessHandle::destroyForcibly);
-        process.waitFor(30, TimeUnit.SECONDS);
-    }
 }

@@ -178,11 +178,10 @@ final class SourceObjects {
             return files;
         }
         RemoteIterator<LocatedFileStatus> listed = fs.listFiles(location, true);
-        List<LocatedFileStatus> all = new ArrayList<>();
         while (listed.hasNext()) {
-            all.add(listed.next());
+            LocatedFileStatus status = listed.next();
+            files.put(status.getPath().toString(), status.getLen());
         }
-        all.forEach(status -> files.put(status.getPath().toString(), status.getLen()));
         return files;
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
@@ -185,23 +184,10 @@ public final class BenchmarkDriver {
      * A Tez runner's hooks can wait for ever on a DAG client whose application master is gone.
      */
     private static void stop(Process runner) {
-        if (!runner.isAlive()) {
-            return;
+        if (runner.isAlive() && !ProcessTree.stop(runner, RUNNER_STOP_SECONDS)) {
+            System.err.println("bench: the runner did not end within " + RUNNER_STOP_SECONDS + " s of being asked "
+                    + "to: killed it and what it started");
         }
-        List<ProcessHandle> started = runner.descendants().toList();
-        runner.destroy();
-        try {
-            if (!runner.waitFor(RUNNER_STOP_SECONDS, TimeUnit.SECONDS)) {
-                System.err.println("bench: the runner did not end within " + RUNNER_STOP_SECONDS + " s of being "
-                        + "asked to: killing it and what it started");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        // What it started and left (or all of it, if it did not end), then the runner itself.
-        Stream.concat(started.stream(), runner.descendants()).filter(ProcessHandle::isAlive)
-                .forEach(ProcessHandle::destroyForcibly);
-        runner.destroyForcibly();
     }
 
     /** Deletes what a runner writes into its OUT (timings, result rows, peak memory so far), for a run from scratch. */
