@@ -1,5 +1,6 @@
 package org.datampi.bench.compat;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -58,14 +59,17 @@ public final class HiveCompat {
 
     private final Path home;
     private final HiveSourceRelease release;
+    private final HiveTestJars testJars;
     private final String engine;
     private final Path out;
     private final long timeoutSeconds;
     private final Path results;
 
-    private HiveCompat(Path home, HiveSourceRelease release, String engine, Path out, long timeoutSeconds) {
+    private HiveCompat(Path home, HiveSourceRelease release, HiveTestJars testJars, String engine, Path out,
+            long timeoutSeconds) {
         this.home = home;
         this.release = release;
+        this.testJars = testJars;
         this.engine = engine;
         this.out = out;
         this.timeoutSeconds = timeoutSeconds;
@@ -103,15 +107,18 @@ public final class HiveCompat {
         Path state = Path.of(options.find("--state").isPresent() ? options.get("--state")
                 : Optional.ofNullable(System.getenv("HIVE_DATAMPI_STATE")).orElse(home.resolve("state").toString()));
         HiveSourceRelease release = HiveSourceRelease.extract(zip, state.resolve("hive-compat"));
-        List<Qfile> all = qfiles(release);
+        Path out = Path.of(options.find("--out").isPresent() ? options.get("--out") : home.resolve("target/hive-compat").toString())
+                .toAbsolutePath();
+        // Built anew each run, into the run's own directory: runs from one checkout with other --out dirs may overlap.
+        HiveTestJars testJars = HiveTestJars.build(release, namedClasses(release), out.resolve("maven-repository"),
+                home, System.out);
+        List<Qfile> all = qfiles(release, testJars);
         if (Boolean.parseBoolean(options.get("--list"))) {
             System.out.print(candidateSet(all));
             return;
         }
         List<Qfile> selected = select(all, options);
-        Path out = Path.of(options.find("--out").isPresent() ? options.get("--out") : home.resolve("target/hive-compat").toString())
-                .toAbsolutePath();
-        HiveCompat compat = new HiveCompat(home, release, engine.get(), out, timeout);
+        HiveCompat compat = new HiveCompat(home, release, testJars, engine.get(), out, timeout);
         Runtime.getRuntime().addShutdownHook(new Thread(compat::stopRunning, "hive-compat-stop"));
         boolean passed = compat.run(selected, Boolean.parseBoolean(options.get("--resume")), parallel, batch);
         System.exit(passed ? 0 : 1);
@@ -155,14 +162,27 @@ public final class HiveCompat {
     }
 
     /** Every clientpositive qfile of the release, by name. */
-    static List<Qfile> qfiles(HiveSourceRelease release) throws IOException {
+    static List<Qfile> qfiles(HiveSourceRelease release, HiveTestJars testJars) throws IOException {
         List<Qfile> qfiles = new ArrayList<>();
-        try (Stream<Path> files = Files.list(release.clientPositive())) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".q")).sorted().toList()) {
-                qfiles.add(Qfile.read(file));
-            }
+        for (Path file : qfilePaths(release)) {
+            qfiles.add(Qfile.read(file, testJars));
         }
         return qfiles;
+    }
+
+    /** The classes the release's qfiles name: those of Hive's test jars are built (HiveTestJars). */
+    private static Set<String> namedClasses(HiveSourceRelease release) throws IOException {
+        Set<String> named = new java.util.TreeSet<>();
+        for (Path file : qfilePaths(release)) {
+            named.addAll(Qfile.classNames(Files.readString(file, StandardCharsets.UTF_8)));
+        }
+        return named;
+    }
+
+    private static List<Path> qfilePaths(HiveSourceRelease release) throws IOException {
+        try (Stream<Path> files = Files.list(release.clientPositive())) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".q")).sorted().toList();
+        }
     }
 
     /** The candidate set's size and the files left out, per kind and reason, most first. */
@@ -385,9 +405,13 @@ public final class HiveCompat {
                     "-Dlog4j2.configurationFile=" + home.resolve("conf/hive-datampi-log4j2.properties"),
                     "-Dhive.datampi.log.dir=" + logs.resolve(runEngine + "-" + jvm + "-ranks")));
             remaining.get(0).timeZone().ifPresent(zone -> command.add("-Duser.timezone=" + zone));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), QfileSession.class.getName(),
+            // Hive's test jars on the session's class path, as Hive's qtest module has them (its hooks need junit).
+            String classPath = Stream.concat(Stream.of(System.getProperty("java.class.path")),
+                    testJars.classPath().stream().map(Path::toString)).collect(Collectors.joining(File.pathSeparator));
+            command.addAll(List.of("-cp", classPath, QfileSession.class.getName(),
                     "--release", release.root().toString(), "--engine", runEngine, "--warehouse",
-                    warehouse.toString(), "--batch", list.toString()));
+                    warehouse.toString(), "--batch", list.toString(), "--test-jars", testJars.repository().toString(),
+                    "--aux-jars", testJars.auxJars().stream().map(Path::toString).collect(Collectors.joining(","))));
             Process process = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
                     .redirectErrorStream(true).redirectOutput(console.toFile()).start();
             running.add(process);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -17,14 +18,15 @@ import org.apache.hadoop.fs.FileUtil;
 /**
  * The parts of Hive's source release that its qfile tests need, extracted from the release's zip (a Maven artifact,
  * org.apache.hive:hive:zip:source-release) into a directory of their own at the first use: the clientpositive
- * qfiles, the data they load (data/files, with the datasets' load scripts) and data/scripts. Nothing of Hive's is
- * committed to this project.
+ * qfiles, the data they load (data/files, with the datasets' load scripts), data/scripts and the sources of Hive's
+ * test jars ({@link HiveTestJars}). Nothing of Hive's is committed to this project.
  *
  * @param root the release's root once extracted (hive-4.1.0/): qfiles in ql/src/test/queries/clientpositive
  */
 public record HiveSourceRelease(Path root) {
-    private static final List<String> PARTS = List.of("ql/src/test/queries/clientpositive/", "data/files/",
-            "data/scripts/");
+    private static final List<String> PARTS = Stream.concat(Stream.of(
+            "ql/src/test/queries/clientpositive/", "data/files/", "data/scripts/"), HiveTestJars.SOURCES.stream())
+            .toList();
     /** Written last: a directory without it is a half-done extraction, done again. */
     private static final String EXTRACTED = ".extracted";
 
@@ -37,7 +39,8 @@ public record HiveSourceRelease(Path root) {
         try (ZipFile archive = new ZipFile(zip.toFile())) {
             String top = topDirectory(archive, zip);
             Path root = directory.resolve(top);
-            String stamp = zip.getFileName() + " " + Files.size(zip);
+            // The parts in the stamp: an extraction of fewer parts (an earlier version of this class) is done again.
+            String stamp = zip.getFileName() + " " + Files.size(zip) + " " + String.join(",", PARTS);
             Path marker = root.resolve(EXTRACTED);
             if (Files.isRegularFile(marker) && Files.readString(marker).equals(stamp)) {
                 return new HiveSourceRelease(root);

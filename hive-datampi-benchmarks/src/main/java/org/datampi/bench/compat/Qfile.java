@@ -15,7 +15,9 @@ import java.util.Set;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
+import org.apache.hive.common.util.HiveVersionInfo;
 import org.datampi.hive.cli.HiveQlScript;
 
 /**
@@ -30,15 +32,19 @@ import org.datampi.hive.cli.HiveQlScript;
  * @param sortResults whether Hive compares its result rows sorted (SORT_QUERY_RESULTS, SORT_BEFORE_DIFF)
  * @param timeZone its qt:timezone, if any
  * @param transactional whether it runs under Hive's DbTxnManager (qt:transactional)
+ * @param authorizer whether it runs under Hive's test authorizer (qt:authorizer)
  * @param exclusion why it is not run, if it is not: {@link Exclusion}
  */
 public record Qfile(String name, List<String> statements, List<String> datasets, boolean onlyItsDatasets,
-        boolean sortResults, Optional<String> timeZone, boolean transactional, Optional<Exclusion> exclusion) {
+        boolean sortResults, Optional<String> timeZone, boolean transactional, boolean authorizer, Optional<Exclusion> exclusion) {
     private static final Pattern DIRECTIVE = Pattern.compile("(?m)^\\s*--!\\s?qt:([a-z]+):?(.*)$");
     /** A fully qualified class name of Apache's (a hook, a UDF, a SerDe, an input format) in a file's text. */
     private static final Pattern CLASS_NAME = Pattern.compile(
             "\\borg\\.apache\\.(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_]*(?:\\$[A-Za-z0-9_]+)*");
     private static final String MISSING_CLASS_REASON = "test-only classes or jars of Hive's itests";
+    /** A jar a file adds from Hive's test Maven repository: its path there. */
+    private static final Pattern MAVEN_JAR = Pattern.compile(
+            "\\$\\{system:maven\\.local\\.repository}((?:\\$\\{system:[a-z.]+}|[^\\s;'\"$])+?\\.jar)");
     private static final Pattern SORTED =
             Pattern.compile("--\\s*SORT_(QUERY_RESULTS|BEFORE_DIFF|AND_HASH_QUERY_RESULTS)");
 
@@ -72,15 +78,13 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
             rule(Kind.EXCLUDED, "Spark", "hive\\.execution\\.engine\\s*=\\s*spark"),
             rule(Kind.EXCLUDED, "Iceberg", "stored by iceberg|icebergstoragehandler"),
             rule(Kind.EXCLUDED, "HDFS encryption or erasure coding (a MiniDFS's)", "^\\s*(crypto|erasure)\\s"),
-            rule(Kind.NOT_YET_SUPPORTED, "Hive's test authorizer (qt:authorizer)", "--!\\s?qt:authorizer"
-                    + "|sqlstdhiveauthorizerfactoryfortest"),
             rule(Kind.NOT_YET_SUPPORTED, "the SYS database (qt:sysdb)", "--!\\s?qt:sysdb"),
             rule(Kind.NOT_YET_SUPPORTED, "Hive's scheduled query or query history services",
                     "--!\\s?qt:(scheduledqueryservice|queryhistory|scheduledquerycleaner)"),
-            // Jars of itests and contrib (by their Maven path, ivy:// or name) and its scripts; the classes a file
-            // names are looked for on the classpath (MISSING_CLASS_REASON).
-            rule(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON, "\\$\\{system:maven\\.local\\.repository}|ivy://"
-                    + "|testserde|customserde|hive\\.it\\.custom|extracturl"),
+            // Jars by ivy:// and itests/util's classes run as a script from its build directory; the classes a file
+            // names and the jars it adds from ${system:maven.local.repository} are looked for among the harness's
+            // and Hive's test jars (MISSING_CLASS_REASON).
+            rule(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON, "ivy://|extracturl"),
             rule(Kind.NOT_YET_SUPPORTED, "the CLI's source and shell commands", "^\\s*(source\\s|!)"));
 
     public Qfile {
@@ -95,14 +99,22 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
         return new Rule(kind, reason, Pattern.compile(pattern, Pattern.MULTILINE));
     }
 
-    public static Qfile read(Path file) throws IOException {
-        return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8));
+    /** The fully qualified names of Apache's classes that TEXT (a qfile's) names. */
+    static Set<String> classNames(String text) {
+        return CLASS_NAME.matcher(text).results().map(MatchResult::group)
+                .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
-    static Qfile parse(String name, String text) {
+    /** The qfile FILE, its classes and jars looked for among the harness's and JARS. */
+    public static Qfile read(Path file, HiveTestJars jars) throws IOException {
+        return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8), jars);
+    }
+
+    static Qfile parse(String name, String text, HiveTestJars jars) {
         Set<String> datasets = new LinkedHashSet<>();
         boolean only = false;
         boolean transactional = false;
+        boolean authorizer = false;
         Optional<String> timeZone = Optional.empty();
         Matcher directive = DIRECTIVE.matcher(text);
         while (directive.find()) {
@@ -120,6 +132,7 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
                 }
                 case "timezone" -> timeZone = Optional.of(value);
                 case "transactional" -> transactional = true;
+                case "authorizer" -> authorizer = true;
                 default -> {
                     // The others are exclusions (disabled, database, authorizer, sysdb...) or masks (replace).
                 }
@@ -129,21 +142,21 @@ public record Qfile(String name, List<String> statements, List<String> datasets,
         Optional<Exclusion> exclusion = RULES.stream().filter(rule -> rule.pattern().matcher(lower).find())
                 .findFirst().map(rule -> new Exclusion(rule.kind(), rule.reason()));
         if (exclusion.isEmpty()) {
-            exclusion = CLASS_NAME.matcher(text).results().map(MatchResult::group).filter(c -> !loads(c)).findFirst()
-                    .map(missing -> new Exclusion(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON));
+            Stream<String> classes = classNames(text).stream();
+            if (authorizer) {
+                classes = Stream.concat(classes, Stream.of(HiveTestJars.AUTHORIZER));
+            }
+            boolean missing = classes.anyMatch(c -> !jars.hasClass(c)) || MAVEN_JAR.matcher(text).results()
+                    .map(jar -> jar.group(1).replace("${system:file.separator}", "/")
+                            .replace("${system:hive.version}", HiveVersionInfo.getVersion()).replaceFirst("^/+", ""))
+                    .anyMatch(jar -> !jars.hasFile(jar));
+            if (missing) {
+                exclusion = Optional.of(new Exclusion(Kind.NOT_YET_SUPPORTED, MISSING_CLASS_REASON));
+            }
         }
         boolean sort = SORTED.matcher(text).find();
         return new Qfile(name, new ArrayList<>(HiveQlScript.parse(text).all()), new ArrayList<>(datasets), only, sort,
-                timeZone, transactional, exclusion);
+                timeZone, transactional, authorizer, exclusion);
     }
 
-    /** Whether the class is on the harness's classpath, which is the sessions' (not initialized: only looked for). */
-    private static boolean loads(String className) {
-        try {
-            Class.forName(className, false, Qfile.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
 }

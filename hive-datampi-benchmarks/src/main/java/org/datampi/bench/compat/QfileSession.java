@@ -38,7 +38,8 @@ public final class QfileSession {
     /** The exit status after a file whose traces could not be cleared: the files after it need a fresh JVM. */
     static final int NOT_CLEARED = 3;
     private static final String USAGE = "Usage: QfileSession --release ROOT --engine datampi|mr --warehouse DIR "
-            + "--batch LIST (a line per qfile: QFILE<tab>OUTCOME<tab>CONSOLE)";
+            + "--batch LIST (a line per qfile: QFILE<tab>OUTCOME<tab>CONSOLE) [--test-jars REPOSITORY] "
+            + "[--aux-jars JAR,...]";
     /** Statements whose output tells the engine, the files' layout, the time or the settings: run, not compared. */
     private static final Pattern NOT_COMPARED = Pattern.compile("(?is)\\s*(explain|set|reset|dfs|add|delete|list"
             + "|reload|analyze|compile|show\\s+(create\\s+table|table\\s+extended|tblproperties|locks|compactions"
@@ -86,8 +87,18 @@ public final class QfileSession {
                     .filter(line -> !line.isBlank()).map(Entry::parse).toList();
             Path warehouse = Path.of(options.get("--warehouse")).toAbsolutePath();
             Files.createDirectories(warehouse);
-            testVariables(release, warehouse).forEach(System::setProperty);
-            exit = runBatch(release, options.get("--engine"), warehouse, batch);
+            Path repository = Path.of(options.getOrDefault("--test-jars", warehouse.resolve("no-test-jars").toString()));
+            testVariables(release, warehouse, repository).forEach(System::setProperty);
+            // As Hive's test hive-site.xml: any setting may be SET (its restricted list a dummy). A system property,
+            // which each session's HiveConf reads before it makes the list (a setting given later is not read).
+            System.setProperty("hive.conf.restricted.list", "dummy.config.value");
+            String auxJars = options.getOrDefault("--aux-jars", "");
+            if (!auxJars.isBlank()) {
+                // Read by each session's HiveConf (its system-property overlay), as bin/hive's --hiveconf would set it.
+                System.setProperty("hive.aux.jars.path", auxJars);
+            }
+            HiveTestJars testJars = HiveTestJars.none(repository);
+            exit = runBatch(release, testJars, options.get("--engine"), warehouse, batch);
         } catch (Throwable e) {
             // An error of the session itself (out of heap, a class missing): the file it ran has no outcome.
             e.printStackTrace();
@@ -102,13 +113,13 @@ public final class QfileSession {
      * changed a source table's files, or dropping what it made or closing its session failed): its outcome is
      * written, the files after it need a fresh JVM and warehouse.
      */
-    private static int runBatch(HiveSourceRelease release, String engine, Path warehouse, List<Entry> batch)
-            throws Exception {
+    private static int runBatch(HiveSourceRelease release, HiveTestJars testJars, String engine, Path warehouse,
+            List<Entry> batch) throws Exception {
         Map<String, Optional<String>> loaded = new HashMap<>();
         SourceObjects sources = null;
         System.setProperty("test.src.tables", "");
         for (Entry entry : batch) {
-            Qfile qfile = Qfile.read(entry.qfile());
+            Qfile qfile = Qfile.read(entry.qfile(), testJars);
             boolean cleared = true;
             try (OutputStream log = Files.newOutputStream(entry.console())) {
                 SessionStream stream = new SessionStream(log, true, StandardCharsets.UTF_8.name());
@@ -195,6 +206,14 @@ public final class QfileSession {
             settings.put("hive.support.concurrency", "true");
             settings.put("hive.txn.manager", "org.apache.hadoop.hive.ql.lockmgr.DbTxnManager");
         }
+        settings.putAll(TEST_SITE);
+        if (qfile.authorizer()) {
+            // qt:authorizer, as Hive's QTestAuthorizerHandler sets it.
+            settings.put("hive.test.authz.sstd.hs2.mode", "true");
+            settings.put("hive.security.authenticator.manager",
+                    "org.apache.hadoop.hive.ql.security.SessionStateConfigUserAuthenticator");
+            settings.put("hive.security.authorization.enabled", "true");
+        }
         // The datasets' load scripts read ${hiveconf:test.data.dir}.
         settings.put("test.data.dir", release.dataFiles().toString());
         settings.put("hive.exec.pre.hooks", READ_ONLY_HOOK);
@@ -202,7 +221,8 @@ public final class QfileSession {
     }
 
     /** The system properties Hive's qtest driver sets, which qfiles read as ${system:NAME}. */
-    static Map<String, String> testVariables(HiveSourceRelease release, Path warehouse) throws IOException {
+    static Map<String, String> testVariables(HiveSourceRelease release, Path warehouse, Path testJars)
+            throws IOException {
         Path tmp = warehouse.resolve("test-tmp");
         Files.createDirectories(tmp);
         Map<String, String> variables = new LinkedHashMap<>();
@@ -215,6 +235,8 @@ public final class QfileSession {
         variables.put("hive.root", release.root().toString());
         variables.put("hive.version", HiveVersionInfo.getVersion());
         variables.put("build.dir", tmp.toString());
+        // Where the qfiles' ADD JAR finds Hive's test jars (HiveTestJars builds them as a Maven repository).
+        variables.put("maven.local.repository", testJars.toString());
         return variables;
     }
 
@@ -226,8 +248,12 @@ public final class QfileSession {
             try {
                 List<String> rows = new ArrayList<>(session.execute(statement));
                 if (RESET.matcher(statement).matches()) {
+                    // Only those RESET changed: it leaves what the session started with and the file did not SET
+                    // (hive.conf.restricted.list, which no SET may change, among them).
                     for (Map.Entry<String, String> setting : settings.entrySet()) {
-                        session.execute("SET " + setting.getKey() + "=" + setting.getValue());
+                        if (!setting.getValue().equals(session.conf().getRaw(setting.getKey()))) {
+                            session.execute("SET " + setting.getKey() + "=" + setting.getValue());
+                        }
                     }
                 }
                 // The warehouse's path is each engine's own (INPUT__FILE__NAME, locations).
@@ -256,6 +282,21 @@ public final class QfileSession {
 
     private static final Pattern ORDER_BY = Pattern.compile("(?i)\\border\\s+by\\b");
     private static final Pattern LIMIT = Pattern.compile("(?i)\\blimit\\s+\\d");
+    /**
+     * What Hive's test hive-site.xml (data/conf) gives every file and the files rely on (with its restricted list, set
+     * in main): its test authorizer when a file turns authorization on, the user that may take the admin role, the
+     * pfile:// scheme, and the properties files read back. Its engine tuning (one reducer, no map joins, the input
+     * format) is left to each engine.
+     */
+    private static final Map<String, String> TEST_SITE = Map.of(
+            "hive.security.authorization.manager", HiveTestJars.AUTHORIZER,
+            "hive.users.in.admin.role", "hive_admin_user",
+            "fs.pfile.impl", "org.apache.hadoop.fs.ProxyLocalFileSystem",
+            "test.var.hiveconf.property", "${hive.exec.default.partition.name}",
+            "test.property1", "value1",
+            "hive.test.dummystats.aggregator", "value2",
+            "hive.dummyparam.test.server.specific.config.override", "from.hive-site.xml",
+            "hive.dummyparam.test.server.specific.config.hivesite", "from.hive-site.xml");
     /** What each engine name of bin/hive-compat sets. */
     static final Map<String, Map<String, String>> ENGINES = Map.of(
             "mr", Map.of("hive.execution.engine", "mr"),

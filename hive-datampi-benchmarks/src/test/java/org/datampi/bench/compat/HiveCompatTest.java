@@ -8,14 +8,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HiveCompatTest {
+    private static final HiveTestJars NONE = HiveTestJars.none(Path.of("target/no-hive-test-jars"));
+
     @Test
     void batchesKeepTheFilesOrderWithinATimeZoneAndPutAnOnlyFileAlone() {
-        Qfile a = Qfile.parse("a.q", "SELECT 1;");
-        Qfile b = Qfile.parse("b.q", "--! qt:timezone:Asia/Tokyo\nSELECT 2;");
-        Qfile c = Qfile.parse("c.q", "SELECT 3;");
-        Qfile only = Qfile.parse("only.q", "--! qt:dataset:src:ONLY\nSELECT 4;");
-        Qfile d = Qfile.parse("d.q", "SELECT 5;");
-        Qfile e = Qfile.parse("e.q", "--! qt:timezone:Asia/Tokyo\nSELECT 6;");
+        Qfile a = Qfile.parse("a.q", "SELECT 1;", NONE);
+        Qfile b = Qfile.parse("b.q", "--! qt:timezone:Asia/Tokyo\nSELECT 2;", NONE);
+        Qfile c = Qfile.parse("c.q", "SELECT 3;", NONE);
+        Qfile only = Qfile.parse("only.q", "--! qt:dataset:src:ONLY\nSELECT 4;", NONE);
+        Qfile d = Qfile.parse("d.q", "SELECT 5;", NONE);
+        Qfile e = Qfile.parse("e.q", "--! qt:timezone:Asia/Tokyo\nSELECT 6;", NONE);
         List<List<Qfile>> batches = HiveCompat.batches(List.of(a, b, c, only, d, e), 2);
         assertEquals(List.of(List.of("only.q"), List.of("a.q", "c.q"), List.of("d.q"), List.of("b.q", "e.q")),
                 batches.stream().map(batch -> batch.stream().map(Qfile::name).toList()).toList());

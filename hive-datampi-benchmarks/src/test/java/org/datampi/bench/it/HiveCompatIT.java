@@ -17,13 +17,16 @@ import org.junit.jupiter.api.Test;
  * bin/hive-compat as a user runs it, on CI's fixed sample of Hive's own qfiles: the files in one batch on Hive on MR
  * and on datampi, each engine's in a JVM that loads Hive's datasets (src, srcpart, ...) from the source release once;
  * every file gives MR's rows on datampi, and a datampi stage ran for each. The files: group-bys into two tables, a
- * join with predicates pushed down, a multi-insert from a partitioned table, and windowing_decimal.q, whose
- * first_value over a RANGE frame Hive's vectorized PTF gets wrong on Tez plans (FirstValueOverBoundedFrames).
+ * join with predicates pushed down, a multi-insert from a partitioned table, windowing_decimal.q, whose
+ * first_value over a RANGE frame Hive's vectorized PTF gets wrong on Tez plans (FirstValueOverBoundedFrames), and three
+ * that need Hive's test jars (HiveTestJars): a UDAF of hive-it-util on the sessions' class path, which the ranks load
+ * from the auxiliary jars; a UDF from a jar ADDed from ${system:maven.local.repository}; and a file under Hive's test
+ * authorizer (qt:authorizer).
  */
 class HiveCompatIT {
     private static final Path HOME = Path.of(System.getProperty("datampi.home")).toAbsolutePath().normalize();
     private static final List<String> SAMPLE = List.of("groupby7.q", "ppd_join.q", "input_part2.q",
-            "windowing_decimal.q");
+            "windowing_decimal.q", "udaf_sum_list.q", "tez_union_with_udf.q", "results_cache_with_auth.q");
 
     @Test
     void theSampleGivesMrsRowsOnDatampi() throws Exception {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -57,11 +58,16 @@ record HiveDagPlan(DAGPlan plan, String dagName, List<String> classPath) {
             throws Exception {
         DagUtils utils = DagUtils.getInstance();
         JobConf jobConf = utils.createConfiguration(conf, false);
-        // The session's ADD JAR jars, as Hive's ExecDriver lists them for a MapReduce job, and the jars the plan names.
+        // As Tez's DagUtils (getTempFilesFromConf) and MR's ExecDriver ship them: the site's auxiliary jars
+        // (hive.aux.jars.path), the session's reloadable ones (hive.reloadable.aux.jars.path, RELOAD) and its ADD JAR
+        // jars; then the jars the plan names.
         Set<String> jars = new LinkedHashSet<>();
-        String added = Utilities.getResourceFiles(conf, SessionState.ResourceType.JAR);
-        if (added != null && !added.isBlank()) {
-            jars.addAll(List.of(added.split(",")));
+        SessionState session = SessionState.get();
+        for (String list : new String[] {conf.getAuxJars(), session == null ? null : session.getReloadableAuxJars(),
+                Utilities.getResourceFiles(conf, SessionState.ResourceType.JAR)}) {
+            if (list != null && !list.isBlank()) {
+                Arrays.stream(list.split(",")).map(String::strip).filter(jar -> !jar.isEmpty()).forEach(jars::add);
+            }
         }
         String[] planJars = work.configureJobConfAndExtractJars(jobConf);
         if (planJars != null) {

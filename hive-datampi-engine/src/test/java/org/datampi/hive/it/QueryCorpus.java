@@ -204,15 +204,34 @@ public final class QueryCorpus {
      * get it from the jar.
      */
     public static Query udfFromAddedJar(Path jar) throws IOException {
+        writeUdfJar(jar);
+        return query("a UDF from an added jar", false, "ADD JAR " + jar, "DROP TEMPORARY FUNCTION IF EXISTS shout",
+                "CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'",
+                "SELECT shout(category), count(*) FROM sales_orc GROUP BY shout(category)");
+    }
+
+    /**
+     * A UDF from a jar in the session's reloadable auxiliary directory DIRECTORY (written here; Hive's
+     * hive.reloadable.aux.jars.path, then RELOAD): Hive ships those jars, as those of hive.aux.jars.path, with every
+     * job, the query adding none.
+     */
+    public static Query udfFromReloadableAuxJar(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        writeUdfJar(directory.resolve("shout-aux.jar"));
+        return query("a UDF from a reloadable auxiliary jar", false,
+                "SET hive.reloadable.aux.jars.path=" + directory, "RELOAD",
+                "DROP TEMPORARY FUNCTION IF EXISTS shout_aux",
+                "CREATE TEMPORARY FUNCTION shout_aux AS '" + Shout.class.getName() + "'",
+                "SELECT shout_aux(category), count(*) FROM sales_orc GROUP BY shout_aux(category)");
+    }
+
+    private static void writeUdfJar(Path jar) throws IOException {
         String entry = Shout.class.getName().replace('.', '/') + ".class";
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                 InputStream in = Shout.class.getClassLoader().getResourceAsStream(entry)) {
             out.putNextEntry(new JarEntry(entry));
             in.transferTo(out);
         }
-        return query("a UDF from an added jar", false, "ADD JAR " + jar, "DROP TEMPORARY FUNCTION IF EXISTS shout",
-                "CREATE TEMPORARY FUNCTION shout AS '" + Shout.class.getName() + "'",
-                "SELECT shout(category), count(*) FROM sales_orc GROUP BY shout(category)");
     }
 
     /** Rows compared as multisets: sorted. */

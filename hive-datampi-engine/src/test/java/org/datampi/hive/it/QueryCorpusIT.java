@@ -101,6 +101,14 @@ class QueryCorpusIT {
                 HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/shout-udf-" + shape + ".jar")));
     }
 
+    /** Hive ships the auxiliary jars (hive.aux.jars.path, and those RELOAD adds) with every job, as it does ADD JAR's. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void aUdfFromAnAuxiliaryJarRunsInTheRanks(String shape) throws Exception {
+        assertSame(shape, QueryCorpus.udfFromReloadableAuxJar(
+                HiveSession.HOME.resolve("hive-datampi-engine/target/it-corpus/aux-" + shape)));
+    }
+
     /** The corpus's bucket map join is one in the DAG shape: Hive plans the custom edge, and the ranks run it. */
     @Test
     void theBucketMapJoinIsPlannedWithItsCustomEdge() {
