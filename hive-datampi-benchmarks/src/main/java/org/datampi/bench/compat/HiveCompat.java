@@ -107,8 +107,8 @@ public final class HiveCompat {
         Path state = Path.of(options.find("--state").isPresent() ? options.get("--state")
                 : Optional.ofNullable(System.getenv("HIVE_DATAMPI_STATE")).orElse(home.resolve("state").toString()));
         HiveSourceRelease release = HiveSourceRelease.extract(zip, state.resolve("hive-compat"));
-        Path out = Path.of(options.find("--out").isPresent() ? options.get("--out") : home.resolve("target/hive-compat").toString())
-                .toAbsolutePath();
+        Path out = (options.find("--out").isPresent() ? Path.of(options.get("--out"))
+                : home.resolve("target/hive-compat")).toAbsolutePath();
         // Built anew each run, into the run's own directory: runs from one checkout with other --out dirs may overlap.
         HiveTestJars testJars = HiveTestJars.build(release, namedClasses(release), out.resolve("maven-repository"),
                 home, System.out);

@@ -30,6 +30,7 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hive.common.util.HiveVersionInfo;
 
 /**
  * Hive's test-only jars, built from the source release's sources as Hive's build makes them for its qtest driver:
@@ -57,8 +58,10 @@ public final class HiveTestJars {
      * @param sources its source directory in the release
      * @param sourcePath where the classes its sources use are compiled from, when they are not on the class path
      * @param onClassPath whether Hive's qtest module has it on its class path (else a qfile adds it by its path)
+     * @param namedOnly whether only the classes qfiles name are compiled (with what they use), not all its sources
      */
-    private record Artifact(String path, String sources, List<String> sourcePath, boolean onClassPath) {
+    private record Artifact(String path, String sources, List<String> sourcePath, boolean onClassPath,
+            boolean namedOnly) {
         String artifactId() {
             return path.substring(path.lastIndexOf('/') + 1);
         }
@@ -66,18 +69,20 @@ public final class HiveTestJars {
 
     private static final List<Artifact> ARTIFACTS = List.of(
             new Artifact("org/apache/hive/hive-it-util", "itests/util/src/main/java",
-                    List.of("itests/util/src/main/java", "classification/src/java"), true),
-            new Artifact("org/apache/hive/hive-it-test-serde", "itests/test-serde/src/main/java", List.of(), false),
-            new Artifact("org/apache/hive/hive-it-custom-serde", "itests/custom-serde/src/main/java", List.of(), true),
-            new Artifact("org/apache/hive/hive-contrib", "contrib/src/java", List.of(), true),
+                    List.of("itests/util/src/main/java", "classification/src/java"), true, true),
+            new Artifact("org/apache/hive/hive-it-test-serde", "itests/test-serde/src/main/java",
+                    List.of(), false, false),
+            new Artifact("org/apache/hive/hive-it-custom-serde", "itests/custom-serde/src/main/java",
+                    List.of(), true, false),
+            new Artifact("org/apache/hive/hive-contrib", "contrib/src/java", List.of(), true, false),
             new Artifact("org/apache/hive/hive-it-custom-udfs/udf-classloader-util",
-                    "itests/custom-udfs/udf-classloader-util/src/main/java", List.of(), false),
+                    "itests/custom-udfs/udf-classloader-util/src/main/java", List.of(), false, false),
             new Artifact("org/apache/hive/hive-it-custom-udfs/udf-classloader-udf1",
                     "itests/custom-udfs/udf-classloader-udf1/src/main/java",
-                    List.of("itests/custom-udfs/udf-classloader-util/src/main/java"), false),
+                    List.of("itests/custom-udfs/udf-classloader-util/src/main/java"), false, false),
             new Artifact("org/apache/hive/hive-it-custom-udfs/udf-classloader-udf2",
                     "itests/custom-udfs/udf-classloader-udf2/src/main/java",
-                    List.of("itests/custom-udfs/udf-classloader-util/src/main/java"), false));
+                    List.of("itests/custom-udfs/udf-classloader-util/src/main/java"), false, false));
 
     /** The source directories that {@link HiveSourceRelease} extracts for these jars. */
     static final List<String> SOURCES = List.of("itests/util/src/main/java/", "itests/test-serde/",
@@ -121,11 +126,10 @@ public final class HiveTestJars {
         compileClassPath.addAll(libraries);
         List<Path> auxJars = new ArrayList<>();
         List<Path> built = new ArrayList<>();
-        String version = org.apache.hive.common.util.HiveVersionInfo.getVersion();
+        String version = HiveVersionInfo.getVersion();
         for (Artifact artifact : ARTIFACTS) {
             Path sources = release.root().resolve(artifact.sources());
-            List<Path> roots = artifact.artifactId().equals("hive-it-util")
-                    ? utilRoots(sources, named) : javaFiles(sources);
+            List<Path> roots = artifact.namedOnly() ? namedRoots(sources, named) : javaFiles(sources);
             Path classes = work.resolve(artifact.artifactId());
             List<Path> compiled = compile(compiler, roots, artifact.sourcePath().stream().map(release.root()::resolve)
                     .toList(), compileClassPath, classes, log, artifact.artifactId());
@@ -183,8 +187,8 @@ public final class HiveTestJars {
         return Files.isRegularFile(repository.resolve(path));
     }
 
-    /** The sources of the classes NAMED that are among hive-it-util's, and the test authorizer's. */
-    private static List<Path> utilRoots(Path sources, Set<String> named) {
+    /** The sources of the classes NAMED that are among SOURCES, and the test authorizer's if it is. */
+    private static List<Path> namedRoots(Path sources, Set<String> named) {
         return Stream.concat(named.stream(), Stream.of(AUTHORIZER)).distinct()
                 .map(name -> sources.resolve(name.replace('.', '/') + ".java")).filter(Files::isRegularFile)
                 .sorted().toList();

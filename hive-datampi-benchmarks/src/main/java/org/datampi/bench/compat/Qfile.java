@@ -36,7 +36,8 @@ import org.datampi.hive.cli.HiveQlScript;
  * @param exclusion why it is not run, if it is not: {@link Exclusion}
  */
 public record Qfile(String name, List<String> statements, List<String> datasets, boolean onlyItsDatasets,
-        boolean sortResults, Optional<String> timeZone, boolean transactional, boolean authorizer, Optional<Exclusion> exclusion) {
+        boolean sortResults, Optional<String> timeZone, boolean transactional, boolean authorizer,
+        Optional<Exclusion> exclusion) {
     private static final Pattern DIRECTIVE = Pattern.compile("(?m)^\\s*--!\\s?qt:([a-z]+):?(.*)$");
     /** A fully qualified class name of Apache's (a hook, a UDF, a SerDe, an input format) in a file's text. */
     private static final Pattern CLASS_NAME = Pattern.compile(

@@ -1,5 +1,6 @@
 package org.datampi.bench.compat;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,5 +16,12 @@ class QfileSessionTest {
         assertFalse(QfileSession.ordersItsRows("SELECT * FROM (SELECT key FROM src ORDER BY key LIMIT 5) t"));
         assertFalse(QfileSession.ordersItsRows("SELECT 'order by' FROM src"));
         assertFalse(QfileSession.ordersItsRows("SELECT key FROM src SORT BY key"));
+    }
+
+    @Test
+    void aGrantsTimeIsMasked() {
+        assertEquals("default\tt\t\t\tu\tUSER\tDROP\tfalse\t-1\troot", QfileSession.withoutGrantTime(
+                "default\tt\t\t\tu\tUSER\tDROP\tfalse\t1796675863000\troot"));
+        assertEquals("a\tb", QfileSession.withoutGrantTime("a\tb"));
     }
 }
