@@ -85,8 +85,9 @@ public final class HiveTestJars {
                     List.of("itests/custom-udfs/udf-classloader-util/src/main/java"), false, false));
 
     /** The source directories that {@link HiveSourceRelease} extracts for these jars. */
-    static final List<String> SOURCES = List.of("itests/util/src/main/java/", "itests/test-serde/",
-            "itests/custom-serde/", "itests/custom-udfs/", "contrib/src/java/", "classification/src/java/");
+    static final List<String> SOURCES = ARTIFACTS.stream()
+            .flatMap(artifact -> Stream.concat(Stream.of(artifact.sources()), artifact.sourcePath().stream()))
+            .map(directory -> directory + "/").distinct().toList();
 
     private final Path repository;
     private final List<Path> auxJars;
