@@ -36,15 +36,17 @@ import org.datampi.bench.harness.RunnerOptions;
  * engine in a fresh JVM and warehouse, and that run's class is the file's, so that no file is classed differs or
  * fails by what an earlier one left (what an earlier file left that both engines read alike stays unseen, as in
  * Hive's own runs). Prints a line per file as it ends and the counts per class, and
- * writes OUT/results.tsv (file, class, detail, seconds on mr and on datampi, datampi's stages), which --resume reads
- * back to go on where a run stopped. Exits 1 when a file that runs on mr differs, fails or times out on datampi.
+ * writes OUT/results.tsv (file, class, detail, seconds on mr and on datampi, datampi's stages, and how each engine's
+ * rows compare with Hive's recorded output of the file, {@link RecordedOutput}: whose rows it has where the engines
+ * differ, and "agreed/checked" statements for each), which --resume reads back to go on where a run stopped. Exits 1 when a file that runs on mr differs, fails or times out on datampi.
  */
 public final class HiveCompat {
     private static final String USAGE = """
-            bin/hive-compat [--files GLOB[,GLOB...] | --sample N [--seed S]] [--engines datampi,mr]
+            bin/hive-compat [--files GLOB[,GLOB...] | --sample N|all [--seed S]] [--engines datampi,mr]
                             [--out DIR] [--timeout SECONDS] [--parallel N] [--batch N] [--resume] [--list]
               --files      the qfiles whose names match (groupby*.q,join20.q); default every candidate
-              --sample     N candidates drawn at random (--seed, 1 by default)
+              --sample     N candidates drawn at random (--seed, 1 by default); all: every candidate, in a
+                           random order (the first N of it are --sample N's)
               --engines    datampi,mr (the DAG shape) or datampi-mr,mr (the MapReduce shape) against Hive on MR
               --out        where results.tsv and each file's outcomes and logs go (target/hive-compat)
               --timeout    seconds a file may take on one engine (600)
@@ -53,7 +55,8 @@ public final class HiveCompat {
                            that is not the same on both engines is run again alone, in JVMs of its own
               --resume     files already in OUT/results.tsv are not run again
               --list       the candidate set and the files left out, by reason; nothing is run""";
-    private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages";
+    private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages"
+            + "\trecorded_at_difference\tmr_recorded\tdatampi_recorded";
     /** The session JVMs running now, stopped (with their ranks) when the tool is. */
     private final Set<Process> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -218,8 +221,10 @@ public final class HiveCompat {
         }
         List<Qfile> candidates = all.stream().filter(q -> q.exclusion().isEmpty()).collect(Collectors.toList());
         if (options.find("--sample").isPresent()) {
+            // "all": every candidate in a random order, so that a run stopped part way is a sample of the set.
             Collections.shuffle(candidates, new Random(number(options, "--seed")));
-            return List.copyOf(candidates.subList(0, Math.min(candidates.size(), number(options, "--sample"))));
+            int size = options.get("--sample").equals("all") ? candidates.size() : number(options, "--sample");
+            return List.copyOf(candidates.subList(0, Math.min(candidates.size(), size)));
         }
         return candidates;
     }
@@ -254,7 +259,7 @@ public final class HiveCompat {
                     // The harness's own failure with this batch: said, and the run goes on.
                     List<String[]> failed = new ArrayList<>();
                     for (Qfile qfile : files) {
-                        String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0"};
+                        String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0", "", "", ""};
                         append(row);
                         failed.add(row);
                     }
@@ -271,6 +276,14 @@ public final class HiveCompat {
         selected.stream().map(q -> all.get(q.name())).forEach(r -> counts.merge(r[1], 1L, Long::sum));
         System.out.println("hive-compat: " + counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
                 .collect(Collectors.joining(", ")));
+        Map<String, Long> recordedAt = selected.stream().map(q -> all.get(q.name()))
+                .filter(r -> r[1].equals("differs") && r.length > 6 && !r[6].isEmpty())
+                .collect(Collectors.groupingBy(r -> r[6], TreeMap::new, Collectors.counting()));
+        if (!recordedAt.isEmpty()) {
+            System.out.println("hive-compat: where they differ, Hive's recorded output has the rows of: "
+                    + recordedAt.entrySet().stream().map(e -> e.getKey() + " in " + e.getValue())
+                    .collect(Collectors.joining(", ")));
+        }
         long onMr = counts.getOrDefault("same", 0L) + counts.getOrDefault("differs", 0L)
                 + counts.getOrDefault("fails-on-datampi", 0L) + counts.getOrDefault("timeout-on-datampi", 0L);
         if (onMr > 0) {
@@ -335,19 +348,48 @@ public final class HiveCompat {
                     FileUtil.fullyDelete(alone.toFile());
                 }
             }
-            String[] row = {qfile.name(), verdict.verdict().label(), clean(verdict.detail()),
+            Optional<RecordedOutput> recorded = RecordedOutput.of(release, qfile.name());
+            String atDifference = recorded.isPresent() && verdict.differingStatement().isPresent()
+                    ? recordedAt(recorded.get(), verdict.differingStatement().getAsInt(), onMr.outcome().get(),
+                    onDatampi.outcome().get()) : "";
+            String detail = atDifference.isEmpty() ? verdict.detail() : verdict.detail() + "; Hive's recorded output ("
+                    + recorded.get().source() + ") has " + (atDifference.equals("neither") ? "neither engine's"
+                    : atDifference.equals("both") ? "both engines'" : atDifference + "'s") + " rows there";
+            String[] row = {qfile.name(), verdict.verdict().label(), clean(detail),
                     String.format("%.1f", onMr.seconds()), String.format("%.1f", onDatampi.seconds()),
-                    Integer.toString(onDatampi.outcome().map(QfileOutcome::datampiStages).orElse(0))};
+                    Integer.toString(onDatampi.outcome().map(QfileOutcome::datampiStages).orElse(0)), atDifference,
+                    agreement(recorded, onMr), agreement(recorded, onDatampi)};
             synchronized (this) {
                 append(row);
-                System.out.printf("%-50s %-17s mr %6.1f s, %s %6.1f s%s%n", qfile.name(), row[1], onMr.seconds(),
-                        engine, onDatampi.seconds(), verdict.detail().isEmpty() ? ""
-                                : "  " + abbreviate(verdict.detail()));
+                // How many statements gave Hive's recorded rows on each engine first: the detail is cut short.
+                System.out.printf("%-50s %-17s mr %6.1f s, %s %6.1f s%s%s%n", qfile.name(), row[1], onMr.seconds(),
+                        engine, onDatampi.seconds(), recorded.isEmpty() ? "" : "  recorded rows: mr " + row[7] + ", "
+                                + engine + " " + row[8], detail.isEmpty() ? "" : "  " + abbreviate(detail));
             }
             rows.add(row);
         }
         FileUtil.fullyDelete(directory.toFile());
         return rows;
+    }
+
+    /**
+     * Whose rows Hive's recorded output has at statement INDEX, where the engines' differ: mr, datampi, both (its
+     * masked rows stand for either), neither, or "" when it does not record the statement.
+     */
+    private static String recordedAt(RecordedOutput recorded, int index, QfileOutcome mr, QfileOutcome datampi) {
+        Optional<Boolean> mrMatches = recorded.matches(mr, index);
+        Optional<Boolean> datampiMatches = recorded.matches(datampi, index);
+        if (mrMatches.isEmpty() || datampiMatches.isEmpty()) {
+            return "";
+        }
+        return mrMatches.get() ? (datampiMatches.get() ? "both" : "mr") : (datampiMatches.get() ? "datampi"
+                : "neither");
+    }
+
+    /** RUN's agreement with Hive's recorded output ("agreed/checked" statements), or "" without one. */
+    private static String agreement(Optional<RecordedOutput> recorded, Run run) {
+        return recorded.isPresent() && run.outcome().isPresent() ? recorded.get().agreement(run.outcome().get())
+                .toString() : "";
     }
 
     private synchronized void append(String[] row) throws IOException {

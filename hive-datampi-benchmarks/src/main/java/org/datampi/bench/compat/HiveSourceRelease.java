@@ -18,14 +18,16 @@ import org.apache.hadoop.fs.FileUtil;
 /**
  * The parts of Hive's source release that its qfile tests need, extracted from the release's zip (a Maven artifact,
  * org.apache.hive:hive:zip:source-release) into a directory of their own at the first use: the clientpositive
- * qfiles, the data they load (data/files, with the datasets' load scripts), data/scripts and the sources of Hive's
- * test jars ({@link HiveTestJars}). Nothing of Hive's is committed to this project.
+ * qfiles, the data they load (data/files, with the datasets' load scripts), data/scripts, the qfiles' recorded
+ * outputs ({@link RecordedOutput}) and the sources of Hive's test jars ({@link HiveTestJars}). Nothing of Hive's is
+ * committed to this project.
  *
  * @param root the release's root once extracted (hive-4.1.0/): qfiles in ql/src/test/queries/clientpositive
  */
 public record HiveSourceRelease(Path root) {
     private static final List<String> PARTS = Stream.concat(Stream.of(
-            "ql/src/test/queries/clientpositive/", "data/files/", "data/scripts/"), HiveTestJars.SOURCES.stream())
+            "ql/src/test/queries/clientpositive/", "data/files/", "data/scripts/",
+            "ql/src/test/results/clientpositive/"), HiveTestJars.SOURCES.stream())
             .toList();
     /** Written last: a directory without it is a half-done extraction, done again. */
     private static final String EXTRACTED = ".extracted";
@@ -85,6 +87,11 @@ public record HiveSourceRelease(Path root) {
     /** The clientpositive qfiles' directory. */
     public Path clientPositive() {
         return root.resolve(PARTS.get(0));
+    }
+
+    /** The clientpositive qfiles' recorded outputs (.q.out), a directory per driver: {@link RecordedOutput}. */
+    public Path recordedOutputs() {
+        return root.resolve(PARTS.get(3));
     }
 
     /** data/files: the qfiles' and datasets' data (Hive's test.data.dir). */

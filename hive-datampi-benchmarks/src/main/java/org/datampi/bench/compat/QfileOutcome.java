@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What one qfile came to on one engine, statement by statement, as {@link QfileSession} writes it for the tool that
@@ -47,6 +48,22 @@ public record QfileOutcome(List<Statement> statements, Optional<String> datasetE
         return statements.stream().filter(s -> s.error().isPresent()).findFirst()
                 .map(s -> s.error().get() + " (in: " + head(s.text()) + ")");
     }
+
+    /** The rows a statement's are compared as when only how many rows it gave is compared: N of them. */
+    static List<String> countOnly(int rows) {
+        return List.of(rows + COUNT_ONLY);
+    }
+
+    /** How many rows ROWS stands for when they are {@link #countOnly}'s; empty when they are the rows themselves. */
+    static OptionalInt countOf(List<String> rows) {
+        if (rows.size() == 1 && rows.get(0).endsWith(COUNT_ONLY)) {
+            String row = rows.get(0);
+            return OptionalInt.of(Integer.parseInt(row.substring(0, row.length() - COUNT_ONLY.length())));
+        }
+        return OptionalInt.empty();
+    }
+
+    private static final String COUNT_ONLY = " rows (a LIMIT without ORDER BY)";
 
     /** A statement's first line, at most 100 characters. */
     static String head(String statement) {

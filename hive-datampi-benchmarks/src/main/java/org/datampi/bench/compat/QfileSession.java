@@ -287,7 +287,7 @@ public final class QfileSession {
                 boolean ordered = ordersItsRows(statement);
                 if (!ordered && LIMIT.matcher(topLevel(statement)).find()) {
                     // Which rows a LIMIT without an ORDER BY keeps is each engine's choice: only how many.
-                    rows = new ArrayList<>(List.of(rows.size() + " rows (a LIMIT without ORDER BY)"));
+                    rows = new ArrayList<>(QfileOutcome.countOnly(rows.size()));
                 }
                 if (qfile.sortResults() || !ordered) {
                     rows.sort(null);

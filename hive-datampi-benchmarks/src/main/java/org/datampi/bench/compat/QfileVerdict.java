@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * How a qfile's run on datampi compares with its run on Hive on MR, the independent engine: the same rows statement
@@ -11,8 +12,9 @@ import java.util.Optional;
  *
  * @param verdict the class
  * @param detail the first failure or the first statement whose rows differ; empty when the same
+ * @param differingStatement the index of the first statement whose rows differ, when the rows of one do
  */
-public record QfileVerdict(Verdict verdict, String detail) {
+public record QfileVerdict(Verdict verdict, String detail, OptionalInt differingStatement) {
     /** The classes, with the names the report and its TSV use. */
     public enum Verdict {
         SAME("same"), DIFFERS("differs"), FAILS_ON_DATAMPI("fails-on-datampi"), FAILS_ON_MR("fails-on-mr"),
@@ -41,6 +43,11 @@ public record QfileVerdict(Verdict verdict, String detail) {
     public QfileVerdict {
         requireNonNull(verdict, "verdict is null");
         requireNonNull(detail, "detail is null");
+        requireNonNull(differingStatement, "differingStatement is null");
+    }
+
+    public QfileVerdict(Verdict verdict, String detail) {
+        this(verdict, detail, OptionalInt.empty());
     }
 
     /**
@@ -65,7 +72,8 @@ public record QfileVerdict(Verdict verdict, String detail) {
             if (statement.compared() && !statement.rows().equals(actual.get(i).rows())) {
                 return new QfileVerdict(Verdict.DIFFERS, "statement " + (i + 1) + ", " + actual.get(i).rows().size()
                         + " rows against mr's " + statement.rows().size() + firstDifference(statement.rows(),
-                        actual.get(i).rows()) + " (in: " + QfileOutcome.head(statement.text()) + ")");
+                        actual.get(i).rows()) + " (in: " + QfileOutcome.head(statement.text()) + ")",
+                        OptionalInt.of(i));
             }
         }
         if (mrFailed == Integer.MAX_VALUE && datampiFailed == Integer.MAX_VALUE) {

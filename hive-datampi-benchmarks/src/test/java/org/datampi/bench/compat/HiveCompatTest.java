@@ -24,6 +24,27 @@ class HiveCompatTest {
     }
 
     @Test
+    void aSampleIsTheStartOfTheWholeSetInItsRandomOrder() {
+        List<Qfile> all = java.util.stream.IntStream.range(0, 40)
+                .mapToObj(i -> Qfile.parse("f" + i + ".q", "SELECT " + i + ";", NONE)).toList();
+        List<String> whole = names(HiveCompat.select(all, options("--sample", "all", "--seed", "2026")));
+        List<String> sample = names(HiveCompat.select(all, options("--sample", "7", "--seed", "2026")));
+        assertEquals(40, whole.size());
+        assertEquals(all.stream().map(Qfile::name).sorted().toList(), whole.stream().sorted().toList());
+        assertEquals(whole.subList(0, 7), sample);
+        org.junit.jupiter.api.Assertions.assertNotEquals(all.stream().map(Qfile::name).toList(), whole, "shuffled");
+    }
+
+    private static org.datampi.bench.harness.RunnerOptions options(String... args) {
+        return org.datampi.bench.harness.RunnerOptions.parse("usage", args, List.of("--sample", "--seed", "--files"),
+                java.util.Map.of("--seed", "1"));
+    }
+
+    private static List<String> names(List<Qfile> files) {
+        return files.stream().map(Qfile::name).toList();
+    }
+
+    @Test
     void aBatchLineNamesTheFileItsOutcomeAndItsConsole() {
         QfileSession.Entry entry = new QfileSession.Entry(Path.of("/r/a b.q"), Path.of("/o/mr.outcome"),
                 Path.of("/o/mr.log"));

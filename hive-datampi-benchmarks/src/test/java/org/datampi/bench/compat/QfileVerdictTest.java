@@ -37,6 +37,7 @@ class QfileVerdictTest {
         assertEquals(QfileVerdict.Verdict.DIFFERS, verdict.verdict());
         assertEquals("statement 1, 2 rows against mr's 2; row 2: '3' against '2' (in: SELECT k FROM t)",
                 verdict.detail());
+        assertEquals(java.util.OptionalInt.of(0), verdict.differingStatement());
     }
 
     @Test
