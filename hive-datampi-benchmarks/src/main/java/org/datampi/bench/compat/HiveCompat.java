@@ -44,6 +44,7 @@ public final class HiveCompat {
     private static final String USAGE = """
             bin/hive-compat [--files GLOB[,GLOB...] | --sample N|all [--seed S]] [--engines datampi,mr]
                             [--out DIR] [--timeout SECONDS] [--parallel N] [--batch N] [--resume] [--list]
+                            [--report]
               --files      the qfiles whose names match (groupby*.q,join20.q); default every candidate
               --sample     N candidates drawn at random (--seed, 1 by default); all: every candidate, in a
                            random order (the first N of it are --sample N's)
@@ -54,7 +55,8 @@ public final class HiveCompat {
               --batch      files one session JVM runs in turn, over datasets it loads once (20); a file
                            that is not the same on both engines is run again alone, in JVMs of its own
               --resume     files already in OUT/results.tsv are not run again
-              --list       the candidate set and the files left out, by reason; nothing is run""";
+              --list       the candidate set and the files left out, by reason; nothing is run
+              --report     OUT/results.tsv summed up, per class and per Hive feature; nothing is run""";
     private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages"
             + "\trecorded_at_difference\tmr_recorded\tdatampi_recorded";
     /** The session JVMs running now, stopped (with their ranks) when the tool is. */
@@ -83,10 +85,10 @@ public final class HiveCompat {
         RunnerOptions options;
         try {
             options = RunnerOptions.parse(USAGE, args, List.of("--files", "--sample", "--seed", "--engines", "--out",
-                    "--timeout", "--parallel", "--batch", "--resume", "--list", "--release", "--state"),
+                    "--timeout", "--parallel", "--batch", "--resume", "--list", "--report", "--release", "--state"),
                     Map.of("--seed", "1", "--engines", "datampi,mr", "--timeout", "600", "--resume", "false",
                             "--batch", "20",
-                            "--list", "false", "--parallel", Integer.toString(Math.max(1,
+                            "--list", "false", "--report", "false", "--parallel", Integer.toString(Math.max(1,
                                     Runtime.getRuntime().availableProcessors() / 2))));
         } catch (IllegalArgumentException e) {
             fail(e.getMessage());
@@ -95,10 +97,20 @@ public final class HiveCompat {
         if (options.find("--files").isPresent() && options.find("--sample").isPresent()) {
             fail("give --files or --sample, not both");
         }
+        Path home = Path.of(System.getProperty("datampi.home", ".")).toAbsolutePath();
+        Path out = (options.find("--out").isPresent() ? Path.of(options.get("--out"))
+                : home.resolve("target/hive-compat")).toAbsolutePath();
+        if (Boolean.parseBoolean(options.get("--report"))) {
+            Path results = out.resolve("results.tsv");
+            if (!Files.isRegularFile(results)) {
+                fail("no " + results + ": --report sums up a run's results (--out names the run's directory)");
+            }
+            System.out.print(CompatReport.read(results).text());
+            return;
+        }
         int parallel = number(options, "--parallel");
         int batch = number(options, "--batch");
         long timeout = number(options, "--timeout");
-        Path home = Path.of(System.getProperty("datampi.home", ".")).toAbsolutePath();
         List<String> engines = List.of(options.get("--engines").split(","));
         Optional<String> engine = engines.stream().filter(e -> !e.equals("mr"))
                 .filter(QfileSession.ENGINES::containsKey).findFirst();
@@ -110,8 +122,6 @@ public final class HiveCompat {
         Path state = Path.of(options.find("--state").isPresent() ? options.get("--state")
                 : Optional.ofNullable(System.getenv("HIVE_DATAMPI_STATE")).orElse(home.resolve("state").toString()));
         HiveSourceRelease release = HiveSourceRelease.extract(zip, state.resolve("hive-compat"));
-        Path out = (options.find("--out").isPresent() ? Path.of(options.get("--out"))
-                : home.resolve("target/hive-compat")).toAbsolutePath();
         // Built anew each run, into the run's own directory: runs from one checkout with other --out dirs may overlap.
         HiveTestJars testJars = HiveTestJars.build(release, namedClasses(release), out.resolve("maven-repository"),
                 home, System.out);
@@ -272,24 +282,8 @@ public final class HiveCompat {
         for (Future<List<String[]>> batchRows : rows) {
             batchRows.get().forEach(fields -> all.put(fields[0], fields));
         }
-        Map<String, Long> counts = new TreeMap<>();
-        selected.stream().map(q -> all.get(q.name())).forEach(r -> counts.merge(r[1], 1L, Long::sum));
-        System.out.println("hive-compat: " + counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
-                .collect(Collectors.joining(", ")));
-        Map<String, Long> recordedAt = selected.stream().map(q -> all.get(q.name()))
-                .filter(r -> r[1].equals("differs") && r.length > 6 && !r[6].isEmpty())
-                .collect(Collectors.groupingBy(r -> r[6], TreeMap::new, Collectors.counting()));
-        if (!recordedAt.isEmpty()) {
-            System.out.println("hive-compat: where they differ, Hive's recorded output has the rows of: "
-                    + recordedAt.entrySet().stream().map(e -> e.getKey() + " in " + e.getValue())
-                    .collect(Collectors.joining(", ")));
-        }
-        long onMr = counts.getOrDefault("same", 0L) + counts.getOrDefault("differs", 0L)
-                + counts.getOrDefault("fails-on-datampi", 0L) + counts.getOrDefault("timeout-on-datampi", 0L);
-        if (onMr > 0) {
-            System.out.printf("hive-compat: of the %d files that run on mr, %d (%.1f%%) give the same rows on %s%n",
-                    onMr, counts.getOrDefault("same", 0L), 100.0 * counts.getOrDefault("same", 0L) / onMr, engine);
-        }
+        new CompatReport(selected.stream().map(q -> all.get(q.name())).toList()).totals(engine)
+                .forEach(line -> System.out.println("hive-compat: " + line));
         return selected.stream().map(q -> all.get(q.name())[1]).noneMatch(Set.of("differs", "fails-on-datampi",
                 "timeout-on-datampi", "harness-error")::contains);
     }
