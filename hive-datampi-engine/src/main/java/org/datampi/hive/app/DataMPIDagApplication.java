@@ -23,6 +23,7 @@ import org.datampi.hive.dag.DagJob;
 import org.datampi.hive.dag.DagVertex;
 import org.datampi.hive.dag.HivePlanCache;
 import org.datampi.hive.dag.PruningFiles;
+import org.datampi.hive.dag.RankIoCache;
 import org.datampi.hive.dag.VertexTaskRunner;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.StageRuntime;
@@ -94,10 +95,11 @@ public final class DataMPIDagApplication implements StagedProgram {
             dag = DagJob.read(new ByteArrayInputStream(received.toByteArray()));
         }
         // Hive's Tez compiler gives every vertex's processor the query's whole configuration, as it gives Tez's.
-        job = new Job(args[1], dagFile, dag, JobUser.start(TezUtils.createConfFromUserPayload(
-                dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload())),
-                new PruningFiles(files, dagFile.getParent()), files);
-        runner = new VertexTaskRunner(setup.host());
+        Configuration query = TezUtils.createConfFromUserPayload(
+                dag.vertices().get(0).template().getProcessorDescriptor().getUserPayload());
+        job = new Job(args[1], dagFile, dag, JobUser.start(query), new PruningFiles(files, dagFile.getParent()),
+                files);
+        runner = new VertexTaskRunner(setup.host(), RankIoCache.startIfAsked(query));
         // The session's added jars, localized once per job as a MapReduce-shaped stage's are, in a class loader of the
         // job's own (a previous job's jars never reach it); the tasks' configurations take it from this thread.
         JobConf jars = new JobConf(false);

@@ -61,6 +61,13 @@ public final class DataMPISettings {
     /** Whether more ranks than slots may run (false: refused). */
     public static final String OVERSUBSCRIBE = "hive.datampi.oversubscribe";
 
+    /**
+     * Megabytes of ORC data each rank keeps in Hive's LLAP I/O cache, on its heap, for every query its group serves
+     * (a size such as 512m; 0, the default: none): Hive's LlapIoImpl in the rank's JVM ({@code RankIoCache}), which
+     * the DAG shape's scans of ORC read through. The first size a rank is given stays its cache's for its life. At
+     * least 64m (Hive's allocator's smallest), at most half the ranks' heap. Off by default until it is measured.
+     */
+    public static final String IO_CACHE_SIZE = "hive.datampi.io.cache.size";
     /** Whether a session's stages share warm ranks (true) or each stage starts its own (false). */
     public static final String REUSE_RANKS = "hive.datampi.reuse.ranks";
     /** Seconds a stage's ranks have to start its first O task before the stage fails (120). */
@@ -121,7 +128,7 @@ public final class DataMPISettings {
     public static final List<String> ALL = List.of(PARALLELISM, MEM_USED_PERCENT, SEND_QUEUE, BLOCK_SIZE, PROCESSES,
             HEAP, HEAP_MAX, MPI, HOSTFILE, OVERSUBSCRIBE, LOCALITY_WAIT, REUSE_RANKS, START_TIMEOUT, STAGE_TIMEOUT,
             CANCEL_GRACE, STAGE_RETRIES, GROUPS_MAX, QUEUE_ORDER, PLAN, INPLACE_PROGRESS, PRINT_SUMMARY,
-            CONCURRENT_VERTICES);
+            CONCURRENT_VERTICES, IO_CACHE_SIZE);
     /** The MPI implementations {@link #MPI} names (bin/mpidrun --mpi): Intel MPI runs MPICH's binding. */
     private static final List<String> MPI_IMPLEMENTATIONS = List.of("openmpi", "mpich", "impi");
 
@@ -223,6 +230,7 @@ public final class DataMPISettings {
             case GROUPS_MAX -> groupsMax(conf);
             case QUEUE_ORDER -> QueueOrder.of(conf);
             case PLAN -> PlanShape.of(conf);
+            case IO_CACHE_SIZE -> ioCacheMegabytes(conf);
             default -> throw new IllegalArgumentException("Not a datampi setting: " + key + "; accepted: " + ALL);
         }
     }
@@ -314,6 +322,22 @@ public final class DataMPISettings {
         }
         throw new IllegalArgumentException("Invalid value '" + value + "' for " + key
                 + ": expected a number in (0, 1], e.g. " + defaultValue);
+    }
+
+    /** {@link #IO_CACHE_SIZE} in megabytes: 0, or from 64 to half of {@link #heapMegabytes(Configuration)}. */
+    public static long ioCacheMegabytes(Configuration conf) {
+        String value = valueOf(conf, IO_CACHE_SIZE, "0");
+        if (value.equals("0")) {
+            return 0;
+        }
+        long cache = megabytes(conf, IO_CACHE_SIZE, "0");
+        long heap = heapMegabytes(conf);
+        if (cache < 64 || cache > heap / 2) {
+            throw new IllegalArgumentException("Invalid value '" + value + "' for "
+                    + IO_CACHE_SIZE + ": expected 0 or a size from 64m to half the ranks' heap (" + HEAP + "="
+                    + heap + "m)");
+        }
+        return cache;
     }
 
     private static long megabytes(Configuration conf, String key, String defaultValue) {

@@ -78,8 +78,12 @@ public final class VertexTaskRunner {
         }
     }
 
-    public VertexTaskRunner(String host) {
+    /** Whether the job's tasks read ORC through the rank's LLAP I/O cache ({@link RankIoCache}). */
+    private final boolean ioCache;
+
+    public VertexTaskRunner(String host, boolean ioCache) {
         this.host = requireNonNull(host, "host is null");
+        this.ioCache = ioCache;
     }
 
     /**
@@ -116,12 +120,16 @@ public final class VertexTaskRunner {
         if (spec.getTaskConf() != null) {
             spec.getTaskConf().forEach(setting -> taskConf.set(setting.getKey(), setting.getValue()));
         }
+        if (ioCache) {
+            RankIoCache.readThrough(taskConf);
+        }
         Umbilical umbilical = new Umbilical(spec.getVertexName());
         TezExecutors executor = new TezSharedExecutor(taskConf);
         LogicalIOProcessorRuntimeTask runtime = new LogicalIOProcessorRuntimeTask(spec, 0, taskConf,
                 new String[] {localDir}, umbilical, new HashMap<String, ByteBuffer>(), new HashMap<>(System.getenv()),
                 startedInputs, registry, String.valueOf(ProcessHandle.current().pid()),
                 new ExecutionContextImpl(host), Runtime.getRuntime().maxMemory(), false, shim(taskConf), executor);
+        String ioCounters = ioCache ? RankIoCache.register(attempt, runtime) : null;
         try {
             runtime.initialize();
             if (!vertex.rootInput().isEmpty()) {
@@ -139,6 +147,9 @@ public final class VertexTaskRunner {
                     runtime.cleanup();
                 } finally {
                     executor.shutdownNow();
+                    if (ioCounters != null) {
+                        RankIoCache.unregister(ioCounters);
+                    }
                 }
             }
         }

@@ -101,7 +101,8 @@ class DataMPISettingsTest {
                 Map.entry(DataMPISettings.PLAN, "graph"),
                 Map.entry(DataMPISettings.INPLACE_PROGRESS, "on"),
                 Map.entry(DataMPISettings.PRINT_SUMMARY, "off"),
-                Map.entry(DataMPISettings.CONCURRENT_VERTICES, "sometimes"));
+                Map.entry(DataMPISettings.CONCURRENT_VERTICES, "sometimes"),
+                Map.entry(DataMPISettings.IO_CACHE_SIZE, "2g"));
         assertEquals(Set.copyOf(DataMPISettings.ALL), wrong.keySet(), "every setting has a wrong value here");
         Configuration valid = new Configuration(false);
         DataMPISettings.validate(valid);

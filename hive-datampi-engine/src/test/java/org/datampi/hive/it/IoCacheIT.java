@@ -1,0 +1,80 @@
+package org.datampi.hive.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The ranks' cache of ORC data (hive.datampi.io.cache.size: Hive's LLAP I/O layer in each rank, RankIoCache), off by
+ * default: with it on, queries over an ORC table give Hive on MR's rows, the first run reads the files and a second
+ * run of the same scan on the same warm ranks reads the cache; a table rewritten since is read again from its files,
+ * with its new rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class IoCacheIT {
+    private static final Pattern ORC_DATA = Pattern.compile(
+            "ORC data: (\\d+) bytes from the ranks' cache, (\\d+) bytes from the files");
+    private static final String VISITS = "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
+            + "pos % 97) AS page, pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t";
+    private static final String GROUP_BY = "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page";
+
+    private HiveSession hive;
+
+    @BeforeAll
+    void start() throws Exception {
+        Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-io-cache");
+        FileUtil.fullyDelete(root.toFile());
+        // One rank: every task of the scan goes to the rank whose cache holds its split.
+        hive = new HiveSession(root.resolve("state"), Map.of("hive.datampi.processes", "1",
+                "hive.datampi.heap", "768m", "hive.datampi.io.cache.size", "128m",
+                "hive.fetch.task.conversion", "none"));
+        hive.setEngine("mr");
+        hive.query(VISITS);
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        hive.close();
+    }
+
+    @Test
+    void aSecondScanReadsTheCacheAndARewrittenTableItsFiles() {
+        hive.setEngine("mr");
+        List<String> onMr = QueryCorpus.sorted(hive.query(GROUP_BY));
+        hive.setEngine("datampi");
+        long[] first = run(onMr);
+        assertTrue(first[1] > 0, "the first scan read the files: " + first[0] + " from the cache, " + first[1]);
+        long[] second = run(onMr);
+        assertTrue(second[0] > 0, "the second scan read the cache: " + second[0] + " from the cache, " + second[1]);
+
+        hive.setEngine("mr");
+        hive.query("INSERT OVERWRITE TABLE visits SELECT id, page, duration + 1 FROM visits WHERE id % 2 = 0");
+        List<String> rewritten = QueryCorpus.sorted(hive.query(GROUP_BY));
+        hive.setEngine("datampi");
+        long[] after = run(rewritten);
+        assertTrue(after[1] > 0, "the rewritten table's files were read: " + after[0] + " from the cache, "
+                + after[1]);
+    }
+
+    /** Runs GROUP_BY on datampi, checks its rows against EXPECTED; the bytes it read from the cache and the files. */
+    private long[] run(List<String> expected) {
+        int console = hive.consoleText().length();
+        assertEquals(expected, QueryCorpus.sorted(hive.query(GROUP_BY)));
+        String printed = hive.consoleText().substring(console);
+        assertTrue(printed.contains("job_datampi"), "a datampi stage ran:\n" + printed);
+        Matcher bytes = ORC_DATA.matcher(printed);
+        assertTrue(bytes.find(), "the stage's ORC data line:\n" + printed);
+        return new long[] {Long.parseLong(bytes.group(1)), Long.parseLong(bytes.group(2))};
+    }
+}
