@@ -6,7 +6,8 @@ package org.datampi.mpid;
  * task, runs the job's tasks ({@link TaskProgram}) or stages ({@link StagedProgram}) on it, and closes it when the
  * job ends on the rank, after its last task, whether the job succeeded or not. What a program keeps for its job is
  * its own, in its fields: nothing of one job reaches the next through static state, and a serving rank (mpidrun
- * --serve) runs job after job without a program knowing which came before.
+ * --serve) runs job after job without a program knowing which came before. One exception, by design: a cache a
+ * program keeps for the rank's life on purpose (the Hive engine's RankIoCache, Hive's LLAP I/O layer in the JVM).
  *
  * <p>A class with only the paper's {@code public static void main(String[])} (an MPI_D program, such as the word
  * count of the examples) runs as a TaskProgram whose tasks call its main.

@@ -38,10 +38,11 @@ public final class StageCounters {
                     counters.findCounter(GROUP, JOB_FILE_BYTES_READ).getValue(),
                     counters.findCounter(GROUP, JOB_FILE_RANKS).getValue()));
         }
-        Counters.Group io = counters.getGroup(LlapIOCounters.class.getName());
-        long fromCache = io.getCounter(LlapIOCounters.CACHE_HIT_BYTES.name());
-        long fromFiles = io.getCounter(LlapIOCounters.CACHE_MISS_BYTES.name());
-        if (fromCache + fromFiles > 0) {
+        // Looked up, not got: getGroup would add an empty group to every stage's counters, which Hive reads.
+        if (counters.getGroupNames().contains(LlapIOCounters.class.getName())) {
+            Counters.Group io = counters.getGroup(LlapIOCounters.class.getName());
+            long fromCache = io.getCounter(LlapIOCounters.CACHE_HIT_BYTES.name());
+            long fromFiles = io.getCounter(LlapIOCounters.CACHE_MISS_BYTES.name());
             lines.add(String.format(Locale.ROOT, "ORC data: %d bytes from the ranks' cache, %d bytes from the files",
                     fromCache, fromFiles));
         }

@@ -62,10 +62,10 @@ public final class DataMPISettings {
     public static final String OVERSUBSCRIBE = "hive.datampi.oversubscribe";
 
     /**
-     * Megabytes of ORC data each rank keeps in Hive's LLAP I/O cache, on its heap, for every query its group serves
-     * (a size such as 512m; 0, the default: none): Hive's LlapIoImpl in the rank's JVM ({@code RankIoCache}), which
-     * the DAG shape's scans of ORC read through. The first size a rank is given stays its cache's for its life. At
-     * least 64m (Hive's allocator's smallest), at most half the ranks' heap. Off by default until it is measured.
+     * Megabytes of data each rank keeps in Hive's LLAP I/O cache, on its heap, for the queries that ask for it (a size
+     * such as 256m; 0, the default: none): Hive's LlapIoImpl in the rank's JVM ({@code RankIoCache}), which the DAG
+     * shape's scans of ORC (and Parquet's, through Hive's cache-only path) read through. The first size a rank is given
+     * stays its cache's for its life. Off by default until it is measured (issue 52).
      */
     public static final String IO_CACHE_SIZE = "hive.datampi.io.cache.size";
     /** Whether a session's stages share warm ranks (true) or each stage starts its own (false). */
@@ -230,7 +230,7 @@ public final class DataMPISettings {
             case GROUPS_MAX -> groupsMax(conf);
             case QUEUE_ORDER -> QueueOrder.of(conf);
             case PLAN -> PlanShape.of(conf);
-            case IO_CACHE_SIZE -> ioCacheMegabytes(conf);
+            case IO_CACHE_SIZE -> checkedIoCacheMegabytes(conf);
             default -> throw new IllegalArgumentException("Not a datampi setting: " + key + "; accepted: " + ALL);
         }
     }
@@ -324,18 +324,23 @@ public final class DataMPISettings {
                 + ": expected a number in (0, 1], e.g. " + defaultValue);
     }
 
-    /** {@link #IO_CACHE_SIZE} in megabytes: 0, or from 64 to half of {@link #heapMegabytes(Configuration)}. */
+    /**
+     * {@link #IO_CACHE_SIZE} in megabytes as given (0: off), as a rank reads it; checked where it is given
+     * ({@link #validate}): a power of two from 128 (Hive's allocator needs more than 64) to a quarter of
+     * {@link #heapMegabytes(Configuration)}, which leaves the shuffle's share (hive.datampi.memusedpercent) and the
+     * operators theirs.
+     */
     public static long ioCacheMegabytes(Configuration conf) {
-        String value = valueOf(conf, IO_CACHE_SIZE, "0");
-        if (value.equals("0")) {
-            return 0;
-        }
-        long cache = megabytes(conf, IO_CACHE_SIZE, "0");
+        return valueOf(conf, IO_CACHE_SIZE, "0").matches("0+[kKmMgG]?") ? 0 : megabytes(conf, IO_CACHE_SIZE, "0");
+    }
+
+    private static long checkedIoCacheMegabytes(Configuration conf) {
+        long cache = ioCacheMegabytes(conf);
         long heap = heapMegabytes(conf);
-        if (cache < 64 || cache > heap / 2) {
-            throw new IllegalArgumentException("Invalid value '" + value + "' for "
-                    + IO_CACHE_SIZE + ": expected 0 or a size from 64m to half the ranks' heap (" + HEAP + "="
-                    + heap + "m)");
+        if (cache != 0 && (cache < 128 || Long.bitCount(cache) != 1 || cache > heap / 4)) {
+            throw new IllegalArgumentException("Invalid value '" + valueOf(conf, IO_CACHE_SIZE, "0") + "' for "
+                    + IO_CACHE_SIZE + ": expected 0 or a power of two from 128m to a quarter of the ranks' heap ("
+                    + HEAP + "=" + heap + "m), such as 256m");
         }
         return cache;
     }

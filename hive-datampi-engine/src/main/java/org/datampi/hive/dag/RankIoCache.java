@@ -28,7 +28,10 @@ import org.datampi.hive.conf.DataMPISettings;
  * <li>LLAP's counters are kept by task attempt (FragmentCountersMap), as the daemon registers them
  * (LlapTaskReporter): a task registers its own, so that cache hits and misses reach its counters.</li>
  * </ul>
- * A first step, off by default: which rank a split's task goes to does not yet follow the cache.
+ * A first step, off by default. Not yet: which rank a split's task goes to does not follow the cache; a job's own
+ * {@code hive.llap.io.enabled=true} (in its plan) reads through a cache another job started on the rank, and Hive's
+ * shared Parquet input format keeps the cache once a job that asks for it has read Parquet on the rank; the plan is
+ * compiled as Hive compiles it without LLAP I/O.
  */
 public final class RankIoCache {
     private RankIoCache() {
@@ -41,18 +44,20 @@ public final class RankIoCache {
             return false;
         }
         if (LlapProxy.getIo() == null) {
-            Configuration io = new Configuration(query);
+            // Hadoop's and Hive's defaults and the cache's settings only: LlapIoImpl keeps this configuration for the
+            // rank's life, and no session's other settings (a hydration strategy, say) are to go with it.
+            Configuration io = new Configuration();
             io.set("hive.llap.io.memory.mode", "cache");
             io.set("hive.llap.io.memory.size", megabytes + "Mb");
             io.setBoolean("hive.llap.io.allocator.direct", false);
             io.setBoolean("hive.llap.io.allocator.mmap", false);
-            io.set("hive.llap.io.allocator.alloc.max", Math.min(16, Long.highestOneBit(megabytes)) + "Mb");
-            io.setInt("hive.llap.io.allocator.arena.count", 1);
+            // Arenas of at most 1 GB, Hive's largest (the size is a power of two: DataMPISettings checks it).
+            io.setLong("hive.llap.io.allocator.arena.count", Math.max(1, megabytes / 1024));
             io.setInt("hive.llap.io.threadpool.size", 1);
             io.setBoolean("hive.llap.io.encode.enabled", false);
             io.set("hive.llap.io.trace.size", "0");
-            // Synthetic file ids (path, length, modification time) on every file system: an HDFS inode id would make
-            // the reader open /.reserved/.inodes/ID, which a local file system has not.
+            // A file is opened by its path, not by HDFS's /.reserved/.inodes/ID; its id in the cache is still the
+            // split's (HDFS's inode id on the default file system, else path, length and modification time).
             io.setBoolean("hive.llap.io.use.fileid.path", false);
             start(io);
         }
@@ -74,6 +79,8 @@ public final class RankIoCache {
             }
         }, "datampi-io-cache-start");
         starter.setDaemon(true);
+        // Its threads' class loader the engine's, not the job's (which the job's end closes).
+        starter.setContextClassLoader(RankIoCache.class.getClassLoader());
         starter.start();
         try {
             starter.join();
@@ -87,9 +94,13 @@ public final class RankIoCache {
         }
     }
 
-    /** Sets TASK_CONF to read through the cache (it is up: {@link #startIfAsked}). */
+    /**
+     * Sets TASK_CONF to read through the cache (it is up: {@link #startIfAsked}); not a transactional table's files
+     * (hive.llap.io.acid) until a test holds them.
+     */
     static void readThrough(Configuration taskConf) {
         taskConf.setBoolean("hive.llap.io.enabled", true);
+        taskConf.setBoolean("hive.llap.io.acid", false);
     }
 
     /** Registers RUNTIME's counters as ATTEMPT's for LLAP's readers; returns the key to {@link #unregister} with. */

@@ -116,6 +116,26 @@ class DataMPISettingsTest {
         });
     }
 
+    @Test
+    void theIoCacheIsOffAtZeroAndAPowerOfTwoFrom128mToAQuarterOfTheHeap() {
+        for (String off : List.of("0", "0m", "")) {
+            Configuration conf = new Configuration(false);
+            conf.set(DataMPISettings.IO_CACHE_SIZE, off);
+            DataMPISettings.validate(conf);
+            assertEquals(0, DataMPISettings.ioCacheMegabytes(conf), off);
+        }
+        Configuration valid = new Configuration(false);
+        valid.set(DataMPISettings.IO_CACHE_SIZE, "256m");
+        DataMPISettings.validate(valid);
+        assertEquals(256, DataMPISettings.ioCacheMegabytes(valid));
+        // 64m: Hive's allocator needs more; 384m: not a power of two; 1g: over a quarter of the default 2g heap.
+        for (String wrong : List.of("64m", "384m", "1g")) {
+            Configuration conf = new Configuration(false);
+            conf.set(DataMPISettings.IO_CACHE_SIZE, wrong);
+            assertThrows(IllegalArgumentException.class, () -> DataMPISettings.validate(conf), wrong);
+        }
+    }
+
     /** hive-site.xml ships some settings empty, and SET KEY= goes back to the default: a blank value is the default. */
     @Test
     void aBlankValueIsTheDefault() {
