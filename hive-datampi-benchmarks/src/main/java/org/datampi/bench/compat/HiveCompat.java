@@ -54,11 +54,16 @@ public final class HiveCompat {
               --parallel   batches at once (by default half the cores, at least 1)
               --batch      files one session JVM runs in turn, over datasets it loads once (20); a file
                            that is not the same on both engines is run again alone, in JVMs of its own
-              --resume     files already in OUT/results.tsv are not run again
+              --resume     files already in OUT/results.tsv are not run again (harness errors are)
               --list       the candidate set and the files left out, by reason; nothing is run
               --report     OUT/results.tsv summed up, per class and per Hive feature; nothing is run""";
     private static final String HEADER = "file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages"
             + "\trecorded_at_difference\tmr_recorded\tdatampi_recorded";
+    /**
+     * The class of a file the harness could not class: its batch failed in the harness, or Hive on MR's session JVM
+     * ended before the file's outcome; --resume runs it again.
+     */
+    static final String HARNESS_ERROR = "harness-error";
     /** The session JVMs running now, stopped (with their ranks) when the tool is. */
     private final Set<Process> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -69,6 +74,8 @@ public final class HiveCompat {
     private final Path out;
     private final long timeoutSeconds;
     private final Path results;
+    /** OUT/tmp: the session JVMs' temporary files and their ranks' (spills, MPI's session directories). */
+    private final Path temporary;
 
     private HiveCompat(Path home, HiveSourceRelease release, HiveTestJars testJars, String engine, Path out,
             long timeoutSeconds) {
@@ -79,6 +86,7 @@ public final class HiveCompat {
         this.out = out;
         this.timeoutSeconds = timeoutSeconds;
         this.results = out.resolve("results.tsv");
+        this.temporary = out.resolve("tmp");
     }
 
     public static void main(String[] args) throws Exception {
@@ -247,11 +255,14 @@ public final class HiveCompat {
         Files.createDirectories(out);
         Map<String, String[]> done = new LinkedHashMap<>();
         if (resume && Files.isRegularFile(results)) {
-            Files.readAllLines(results, StandardCharsets.UTF_8).stream().skip(1).map(line -> line.split("\t", -1))
-                    .forEach(row -> done.put(row[0], row));
-        } else {
-            Files.writeString(results, HEADER + "\n", StandardCharsets.UTF_8);
+            done.putAll(verdicts(Files.readAllLines(results, StandardCharsets.UTF_8)));
         }
+        Files.write(results, Stream.concat(Stream.of(HEADER), done.values().stream().map(row -> String.join("\t",
+                row))).toList(), StandardCharsets.UTF_8);
+        // The session JVMs' and their ranks' temporary files (TMPDIR, java.io.tmpdir): a machine's clean-up of /tmp
+        // during a run of hours must not end its sessions.
+        FileUtil.fullyDelete(temporary.toFile());
+        Files.createDirectories(temporary);
         List<Qfile> toRun = selected.stream().filter(q -> !done.containsKey(q.name())).toList();
         List<List<Qfile>> batches = batches(toRun, batch);
         System.out.printf("hive-compat: %d qfiles on %s and mr (%d done before), in %d batches of at most %d, %d at "
@@ -269,7 +280,7 @@ public final class HiveCompat {
                     // The harness's own failure with this batch: said, and the run goes on.
                     List<String[]> failed = new ArrayList<>();
                     for (Qfile qfile : files) {
-                        String[] row = {qfile.name(), "harness-error", clean(e.toString()), "", "", "0", "", "", ""};
+                        String[] row = {qfile.name(), HARNESS_ERROR, clean(e.toString()), "", "", "0", "", "", ""};
                         append(row);
                         failed.add(row);
                     }
@@ -285,7 +296,18 @@ public final class HiveCompat {
         new CompatReport(selected.stream().map(q -> all.get(q.name())).toList()).totals(engine)
                 .forEach(line -> System.out.println("hive-compat: " + line));
         return selected.stream().map(q -> all.get(q.name())[1]).noneMatch(Set.of("differs", "fails-on-datampi",
-                "timeout-on-datampi", "harness-error")::contains);
+                "timeout-on-datampi", HARNESS_ERROR)::contains);
+    }
+
+    /**
+     * The rows of results.tsv's LINES (its header first) that are verdicts, by file: a harness error is none, and
+     * --resume runs its file again.
+     */
+    static Map<String, String[]> verdicts(List<String> lines) {
+        Map<String, String[]> verdicts = new LinkedHashMap<>();
+        lines.stream().skip(1).map(line -> line.split("\t", -1)).filter(row -> !row[1].equals(HARNESS_ERROR))
+                .forEach(row -> verdicts.put(row[0], row));
+        return verdicts;
     }
 
     /**
@@ -349,7 +371,14 @@ public final class HiveCompat {
             String detail = atDifference.isEmpty() ? verdict.detail() : verdict.detail() + "; Hive's recorded output ("
                     + recorded.get().source() + ") has " + (atDifference.equals("neither") ? "neither engine's"
                     : atDifference.equals("both") ? "both engines'" : atDifference + "'s") + " rows there";
-            String[] row = {qfile.name(), verdict.verdict().label(), clean(detail),
+            if (onMr.sessionLost().isPresent()) {
+                // Hive on MR gave no outcome to hold datampi's against: the machine's or the harness's doing, not
+                // the file's (a datampi session that ends alone stays the file's failure on datampi).
+                detail = "mr's " + onMr.sessionLost().get() + onDatampi.sessionLost().map(lost -> "; " + engine
+                        + "'s " + lost).orElse("");
+            }
+            String[] row = {qfile.name(), onMr.sessionLost().isPresent() ? HARNESS_ERROR : verdict.verdict().label(),
+                    clean(detail),
                     String.format("%.1f", onMr.seconds()), String.format("%.1f", onDatampi.seconds()),
                     Integer.toString(onDatampi.outcome().map(QfileOutcome::datampiStages).orElse(0)), atDifference,
                     agreement(recorded, onMr), agreement(recorded, onDatampi)};
@@ -403,7 +432,17 @@ public final class HiveCompat {
      * A file's run on one engine: its outcome (empty when it did not end within the timeout) and its seconds, from
      * the end of the file before it in its JVM (the JVM's start and the datasets' loads count to its first file).
      */
-    private record Run(Optional<QfileOutcome> outcome, double seconds) {
+    private record Run(Optional<QfileOutcome> outcome, double seconds, Optional<String> sessionLost) {
+        Run(Optional<QfileOutcome> outcome, double seconds) {
+            this(outcome, seconds, Optional.empty());
+        }
+
+        /** A run whose session JVM ended, with exit EXIT, before the file's outcome (CONSOLE: its output). */
+        static Run sessionEnded(int exit, Path console, double seconds) {
+            String lost = "session JVM ended with exit " + exit + " before the file's outcome (" + console + ")";
+            return new Run(Optional.of(new QfileOutcome(List.of(), Optional.of("the " + lost), 0)), seconds,
+                    Optional.of(lost));
+        }
     }
 
     /**
@@ -439,7 +478,8 @@ public final class HiveCompat {
             List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                     "-Xmx2g", "@" + home.resolve("conf/jvm.args"), "-XX:+UseParallelGC", "-Ddatampi.home=" + home,
                     "-Dlog4j2.configurationFile=" + home.resolve("conf/hive-datampi-log4j2.properties"),
-                    "-Dhive.datampi.log.dir=" + logs.resolve(runEngine + "-" + jvm + "-ranks")));
+                    "-Dhive.datampi.log.dir=" + logs.resolve(runEngine + "-" + jvm + "-ranks"),
+                    "-Djava.io.tmpdir=" + temporary));
             remaining.get(0).timeZone().ifPresent(zone -> command.add("-Duser.timezone=" + zone));
             // Hive's test jars on the session's class path, as Hive's qtest module has them (its hooks need junit).
             String classPath = Stream.concat(Stream.of(System.getProperty("java.class.path")),
@@ -448,8 +488,10 @@ public final class HiveCompat {
                     "--release", release.root().toString(), "--engine", runEngine, "--warehouse",
                     warehouse.toString(), "--batch", list.toString(), "--test-jars", testJars.repository().toString(),
                     "--aux-jars", testJars.auxJars().stream().map(Path::toString).collect(Collectors.joining(","))));
-            Process process = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
-                    .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+            ProcessBuilder session = new ProcessBuilder(command).directory(release.workingDirectory().toFile())
+                    .redirectErrorStream(true).redirectOutput(console.toFile());
+            session.environment().put("TMPDIR", temporary.toString());
+            Process process = session.start();
             running.add(process);
             int next = 0;
             try {
@@ -468,9 +510,8 @@ public final class HiveCompat {
                         int exit = process.exitValue();
                         // NOT_CLEARED comes after the outcome of the file it could not clear, so after progress.
                         if (exit != QfileSession.NOT_CLEARED || next == 0) {
-                            runs.put(remaining.get(next).name(), new Run(Optional.of(new QfileOutcome(List.of(),
-                                    Optional.of("the session ended with exit " + exit + " before writing its "
-                                            + "outcome (" + console + ")"), 0)), seconds(fileStart)));
+                            runs.put(remaining.get(next).name(), Run.sessionEnded(exit, console,
+                                    seconds(fileStart)));
                             next++;
                         }
                         break;

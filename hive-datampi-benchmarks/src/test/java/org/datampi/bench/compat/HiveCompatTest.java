@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +43,15 @@ class HiveCompatTest {
 
     private static List<String> names(List<Qfile> files) {
         return files.stream().map(Qfile::name).toList();
+    }
+
+    @Test
+    void resumeKeepsTheVerdictsAndRunsHarnessErrorsAgain() {
+        List<String> lines = List.of("file\tclass\tdetail", "a.q\tsame\t", "b.q\tharness-error\tmr's session JVM "
+                + "ended with exit 1", "c.q\tfails-on-datampi\tthe session JVM ended with exit 1");
+        Map<String, String[]> verdicts = HiveCompat.verdicts(lines);
+        assertEquals(List.of("a.q", "c.q"), List.copyOf(verdicts.keySet()));
+        assertEquals("fails-on-datampi", verdicts.get("c.q")[1]);
     }
 
     @Test
