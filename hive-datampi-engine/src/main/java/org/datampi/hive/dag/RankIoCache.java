@@ -18,20 +18,20 @@ import org.datampi.hive.conf.DataMPISettings;
  * ORC data an earlier one read from memory. A Hive bend, kept here:
  * <ul>
  * <li>Hive reads through LLAP I/O where {@code hive.llap.io.enabled} is set in a task's configuration and
- * {@link LlapProxy#getIo()} is up (HiveInputFormat.wrapForLlap); outside an LLAP daemon the setting's default is off,
- * so a task of a job that asks for the cache gets it set. The plan stays Hive's container-mode plan: LlapDecider and
- * the daemon's registry are not involved, and {@code LlapProxy.setDaemon} is not called (it would switch Hive's plan
- * and object caches to the daemon's).</li>
+ * {@link LlapProxy#getIo()} is up (HiveInputFormat.wrapForLlap); outside an LLAP daemon the setting's default is off.
+ * The client sets it in the query's configuration from the cache's size before Hive compiles the query
+ * (plan.DataMPIEngine.useIoCache), so that the compiler sees it too and a query without the cache never reads through
+ * one. The plan stays Hive's container-mode plan: LlapDecider and the daemon's registry are not involved, and
+ * {@code LlapProxy.setDaemon} is not called (it would switch Hive's plan and object caches to the daemon's).</li>
  * <li>The cache is on the heap (Hive's default is direct memory, outside the heap the rank was sized with), its
  * allocation made when it starts; one I/O thread (a rank runs one task at a time); ORC only (no text re-encoding);
  * its threads daemon threads ({@link #start}).</li>
  * <li>LLAP's counters are kept by task attempt (FragmentCountersMap), as the daemon registers them
  * (LlapTaskReporter): a task registers its own, so that cache hits and misses reach its counters.</li>
  * </ul>
- * A first step, off by default. Not yet: which rank a split's task goes to does not follow the cache; a job's own
- * {@code hive.llap.io.enabled=true} (in its plan) reads through a cache another job started on the rank, and Hive's
- * shared Parquet input format keeps the cache once a job that asks for it has read Parquet on the rank; the plan is
- * compiled as Hive compiles it without LLAP I/O.
+ * A first step, off by default. Not yet: which rank a split's task goes to does not follow the cache; Hive's shared
+ * Parquet input format (HiveInputFormat keeps one per class) keeps the cache's metadata once a job that asks for the
+ * cache has read Parquet on the rank.
  */
 public final class RankIoCache {
     private RankIoCache() {
@@ -92,15 +92,6 @@ public final class RankIoCache {
             throw new IllegalStateException("Hive's LLAP I/O layer did not start (" + DataMPISettings.IO_CACHE_SIZE
                     + "=" + io.get("hive.llap.io.memory.size") + "): " + failure.get(), failure.get());
         }
-    }
-
-    /**
-     * Sets TASK_CONF to read through the cache (it is up: {@link #startIfAsked}); not a transactional table's files
-     * (hive.llap.io.acid) until a test holds them.
-     */
-    static void readThrough(Configuration taskConf) {
-        taskConf.setBoolean("hive.llap.io.enabled", true);
-        taskConf.setBoolean("hive.llap.io.acid", false);
     }
 
     /** Registers RUNTIME's counters as ATTEMPT's for LLAP's readers; returns the key to {@link #unregister} with. */

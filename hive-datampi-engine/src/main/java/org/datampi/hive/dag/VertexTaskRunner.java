@@ -78,7 +78,10 @@ public final class VertexTaskRunner {
         }
     }
 
-    /** Whether the job's tasks read ORC through the rank's LLAP I/O cache ({@link RankIoCache}). */
+    /**
+     * Whether the job reads ORC through the rank's LLAP I/O cache ({@link RankIoCache}; its plan says so to Hive's
+     * input format): its tasks' LLAP counters are then registered.
+     */
     private final boolean ioCache;
 
     public VertexTaskRunner(String host, boolean ioCache) {
@@ -119,9 +122,6 @@ public final class VertexTaskRunner {
         taskConf.setClassLoader(Thread.currentThread().getContextClassLoader());
         if (spec.getTaskConf() != null) {
             spec.getTaskConf().forEach(setting -> taskConf.set(setting.getKey(), setting.getValue()));
-        }
-        if (ioCache) {
-            RankIoCache.readThrough(taskConf);
         }
         Umbilical umbilical = new Umbilical(spec.getVertexName());
         TezExecutors executor = new TezSharedExecutor(taskConf);

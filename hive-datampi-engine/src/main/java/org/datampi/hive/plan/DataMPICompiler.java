@@ -54,7 +54,11 @@ public final class DataMPICompiler extends AbstractSemanticAnalyzerHook {
         } catch (IllegalArgumentException e) {
             throw new SemanticException("datampi: " + e.getMessage(), e);
         }
-        if (DataMPISettings.PlanShape.of(conf) != DataMPISettings.PlanShape.DAG) {
+        boolean dag = DataMPISettings.PlanShape.of(conf) == DataMPISettings.PlanShape.DAG;
+        if (context.getConf() instanceof HiveConf own && own != conf) {
+            DataMPIEngine.useIoCache(own, dag);
+        }
+        if (!dag) {
             return ast;
         }
         if (!(context.getConf() instanceof HiveConf query)) {

@@ -112,6 +112,25 @@ public final class DataMPIEngine {
     }
 
     /**
+     * Makes {@code hive.datampi.io.cache.size} the one switch of Hive's LLAP I/O for a query on datampi, whose own
+     * configuration this is (RankIoCache): on for a DAG query with a cache, off for any other. Set before Hive
+     * compiles the query, as an LLAP daemon's configuration has it, since the compiler reads it too (the Vectorizer
+     * does not vectorize a partition that needs a type conversion under LLAP I/O; MapWork says which inputs use it);
+     * off so that a query without the cache never reads through one another job started on its warm ranks, whatever
+     * its own {@code hive.llap.io.enabled} says. Transactional tables' files are read without it until a test holds
+     * them (hive.llap.io.acid), and other formats are not re-encoded into it (hive.llap.io.encode.enabled).
+     */
+    public static void useIoCache(HiveConf query, boolean dag) {
+        boolean on = dag && DataMPISettings.ioCacheMegabytes(query) > 0;
+        // (hive.llap.io.enabled has no default in HiveConf, so no typed setter: Hive's code reads it as a boolean.)
+        query.setBoolean(HiveConf.ConfVars.LLAP_IO_ENABLED.varname, on);
+        if (on) {
+            query.setBoolean(HiveConf.ConfVars.LLAP_IO_ACID_ENABLED.varname, false);
+            query.setBoolean(HiveConf.ConfVars.LLAP_IO_ENCODE_ENABLED.varname, false);
+        }
+    }
+
+    /**
      * Undoes {@link #compileAsDag} for a query whose compiled plan turned out to have no Tez stage: it runs in the
      * client as on the session's engine (the MapReduce path of Hive's runtime, as on mr). Called after Hive's
      * analysis (a post-analyze hook), before the plan's fetch task is initialized and before anything runs.
