@@ -7,6 +7,8 @@ import java.util.Locale;
 
 /** How hosts compare when tasks prefer them: by short name, case-insensitive ("DMP2.cluster.local" is "dmp2"). */
 public final class HostNames {
+    private static final String RANK_LOCATION = "datampi-rank-";
+
     private HostNames() {
     }
 
@@ -23,6 +25,17 @@ public final class HostNames {
     /** The same for an array of locations (Hadoop's InputSplit and split meta-info give arrays). */
     public static List<String> ofSplit(String[] locations) {
         return ofSplit(Arrays.asList(locations));
+    }
+
+    /**
+     * The location that names rank RANK itself, as a split's location: a task whose split says it prefers that rank
+     * (the rank's memory holds the split's data: a cache's affinity), on whatever host the rank runs, before any other.
+     */
+    public static String ofRank(int rank) {
+        if (rank < 0) {
+            throw new IllegalArgumentException("No rank " + rank);
+        }
+        return RANK_LOCATION + rank;
     }
 
     /** The host's short name in lower case; an IP address stays whole. */

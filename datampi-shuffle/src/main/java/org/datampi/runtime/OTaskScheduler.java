@@ -24,6 +24,12 @@ import org.datampi.status.JobProgress;
  * task left, as Hadoop's schedulers place map tasks node-local first. It also counts finished O and A tasks and
  * reports the job's progress.
  *
+ * <p>A task may also prefer a rank ({@link HostNames#ofRank}: the rank whose cache holds its split's data); a rank
+ * gets the tasks that prefer it before those that prefer its host, and such a task is held for its rank for the
+ * locality wait (below) even while the rank is busy: a rank with nothing of its own left waits for the others' to
+ * end rather than read their data again from the files, as LLAP's scheduler waits for a split's daemon; after the
+ * wait it takes them.
+ *
  * <p>Delay scheduling (Zaharia et al., as Hadoop's schedulers and Tez's locality delay do it): at a stage's start the
  * ranks ask at slightly different times, and a rank whose first task was quick would otherwise take a task that
  * prefers a host whose ranks have not asked yet, leaving them a remote read in exchange. So a task that prefers
@@ -46,7 +52,10 @@ final class OTaskScheduler implements TaskScheduler {
     private final long localityWaitNanos;
     private final boolean[] granted;
     private final boolean[] rankAsked;
-    /** Per host, its ranks that have not asked for a task yet. */
+    /**
+     * Per host, its ranks that have not asked for a task yet; per rank's own location, always 1: a task that prefers
+     * a rank is held for it for the whole locality wait.
+     */
     private final Map<String, Integer> ranksYetToAsk = new HashMap<>();
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
     private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
@@ -82,11 +91,12 @@ final class OTaskScheduler implements TaskScheduler {
         this.localityWaitNanos = requireNonNull(localityWait, "localityWait is null").toNanos();
         this.granted = new boolean[oTasks];
         this.rankAsked = new boolean[hostOfRank.size()];
-        for (String host : this.hostOfRank) {
-            ranksYetToAsk.merge(host, 1, Integer::sum);
+        for (int rank = 0; rank < this.hostOfRank.size(); rank++) {
+            ranksYetToAsk.merge(this.hostOfRank.get(rank), 1, Integer::sum);
+            ranksYetToAsk.put(HostNames.ofRank(rank), 1);
         }
         // On one host every task is local to every rank: nothing to wait for before the first grant.
-        this.open = ranksYetToAsk.size() <= 1;
+        this.open = this.hostOfRank.stream().distinct().count() <= 1;
     }
 
     @Override
@@ -142,6 +152,7 @@ final class OTaskScheduler implements TaskScheduler {
             return ASK_AGAIN;
         }
         String host = hostOfRank.get(rank);
+        String itself = HostNames.ofRank(rank);
         if (!started) {
             // The 0% line: the first O task is asked for now, so every rank is up (launchers time the start-up by it).
             started = true;
@@ -156,14 +167,17 @@ final class OTaskScheduler implements TaskScheduler {
             oTasksDone += finishedTasks;
             report();
         }
-        int task = nextOn(host);
+        int task = nextOn(itself);
+        if (task < 0) {
+            task = nextOn(host);
+        }
         if (task < 0) {
             task = lowestNotHeld();
         }
         if (task >= 0) {
             granted[task] = true;
             List<String> preferred = preferredHosts.getOrDefault(task, List.of());
-            if (preferred.contains(host)) {
+            if (preferred.contains(host) || preferred.contains(itself)) {
                 hostLocalGrants++;
             } else if (!preferred.isEmpty() && elsewhere.size() < MAX_ELSEWHERE_LISTED) {
                 elsewhere.add(task + " (on " + preferred + ") to rank " + rank + " on " + host);

@@ -40,6 +40,6 @@ interface TaskScheduler {
     /** A task of {@code stage} finished (one whose end was not reported by its next request). */
     void taskDone(int stage);
 
-    /** How many handed-out tasks went to a host they preferred, of how many that had a preference. */
+    /** How many handed-out tasks went to a host or rank they preferred, of how many that had a preference. */
     String locality();
 }

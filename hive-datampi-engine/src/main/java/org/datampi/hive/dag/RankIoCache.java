@@ -28,10 +28,11 @@ import org.datampi.hive.conf.DataMPISettings;
  * its threads daemon threads ({@link #start}).</li>
  * <li>LLAP's counters are kept by task attempt (FragmentCountersMap), as the daemon registers them
  * (LlapTaskReporter): a task registers its own, so that cache hits and misses reach its counters.</li>
+ * <li>Each file split is read on the rank whose cache holds it: its location is that rank ({@link RankAffinity}), and
+ * rank 0's scheduler holds its task for the rank for the locality wait.</li>
  * </ul>
- * A first step, off by default. Not yet: which rank a split's task goes to does not follow the cache; Hive's shared
- * Parquet input format (HiveInputFormat keeps one per class) keeps the cache's metadata once a job that asks for the
- * cache has read Parquet on the rank.
+ * A first step, off by default. Not yet: Hive's shared Parquet input format (HiveInputFormat keeps one per class)
+ * keeps the cache's metadata once a job that asks for the cache has read Parquet on the rank.
  */
 public final class RankIoCache {
     private RankIoCache() {

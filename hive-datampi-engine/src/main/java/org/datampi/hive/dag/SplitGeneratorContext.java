@@ -2,6 +2,7 @@ package org.datampi.hive.dag;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,7 +20,8 @@ import org.apache.tez.runtime.api.InputInitializerContext;
  * makes (the stage's ranks, each one task at a time with the rank's heap), and for dynamic partition pruning the task
  * counts of the vertices whose events it waits for. Those vertices have run when the generator does (rank 0 runs it
  * then, {@link VertexSplits}), so their SUCCEEDED updates are queued before it starts, not sent on registration.
- * The counters it adds (HiveInputCounters: directories, files, splits) are kept for the stage's summary.
+ * The counters it adds (HiveInputCounters: directories, files, splits) are kept for the stage's summary. Where the
+ * query places splits by rank ({@link RankAffinity}), the input's configuration tells the provider the stage's ranks.
  */
 final class SplitGeneratorContext implements InputInitializerContext {
     private final ApplicationId applicationId;
@@ -37,12 +39,12 @@ final class SplitGeneratorContext implements InputInitializerContext {
     /** @param sourceTasks the tasks of each vertex whose events prune the input, all of which have run */
     SplitGeneratorContext(ApplicationId applicationId, String dagName, Configuration vertexConf, String inputName,
             UserPayload inputPayload, UserPayload initializerPayload, int vertexId, int ranks, int taskMemoryMb,
-            Map<String, Integer> sourceTasks) {
+            Map<String, Integer> sourceTasks) throws IOException {
         this.applicationId = requireNonNull(applicationId, "applicationId is null");
         this.dagName = requireNonNull(dagName, "dagName is null");
         this.vertexConf = requireNonNull(vertexConf, "vertexConf is null");
         this.inputName = requireNonNull(inputName, "inputName is null");
-        this.inputPayload = inputPayload;
+        this.inputPayload = RankAffinity.tellRanks(inputPayload, vertexConf, ranks);
         this.initializerPayload = initializerPayload;
         this.vertexId = vertexId;
         this.ranks = ranks;

@@ -15,6 +15,7 @@ import org.apache.hadoop.hive.ql.processors.SetProcessor;
 import org.apache.hadoop.mapreduce.counters.Limits;
 import org.datampi.hive.conf.DataMPISettings;
 import org.datampi.hive.dag.HivePlanCache;
+import org.datampi.hive.dag.RankAffinity;
 import org.datampi.hive.exec.DataMPIDagTask;
 import org.datampi.hive.exec.DataMPITask;
 
@@ -118,7 +119,8 @@ public final class DataMPIEngine {
      * does not vectorize a partition that needs a type conversion under LLAP I/O; MapWork says which inputs use it);
      * off so that a query without the cache never reads through one another job started on its warm ranks, whatever
      * its own {@code hive.llap.io.enabled} says. Transactional tables' files are read without it until a test holds
-     * them (hive.llap.io.acid), and other formats are not re-encoded into it (hive.llap.io.encode.enabled).
+     * them (hive.llap.io.acid), and other formats are not re-encoded into it (hive.llap.io.encode.enabled). With
+     * the cache, each file split is read on the rank whose cache holds it ({@link RankAffinity}).
      */
     public static void useIoCache(HiveConf query, boolean dag) {
         boolean on = dag && DataMPISettings.ioCacheMegabytes(query) > 0;
@@ -127,6 +129,7 @@ public final class DataMPIEngine {
         if (on) {
             query.setBoolean(HiveConf.ConfVars.LLAP_IO_ACID_ENABLED.varname, false);
             query.setBoolean(HiveConf.ConfVars.LLAP_IO_ENCODE_ENABLED.varname, false);
+            RankAffinity.placeSplitsByRank(query);
         }
     }
 

@@ -18,15 +18,17 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The ranks' cache of ORC data (hive.datampi.io.cache.size: Hive's LLAP I/O layer in each rank, RankIoCache), off by
  * default: with it on, queries over an ORC table give Hive on MR's rows, the first run reads the files and a second
- * run of the same scan on the same warm ranks reads the cache; a table rewritten since is read again from its files,
- * with its new rows.
+ * run of the same scan on the same warm ranks reads only the cache, each of the table's files being read on the rank
+ * whose cache holds it (RankAffinity); a table rewritten since is read again from its files, with its new rows.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IoCacheIT {
     private static final Pattern ORC_DATA = Pattern.compile(
             "ORC data: (\\d+) bytes from the ranks' cache, (\\d+) bytes from the files");
+    /** Eight files (eight reducers on MR), for tasks on both ranks. */
     private static final String VISITS = "CREATE TABLE visits STORED AS ORC AS SELECT pos AS id, concat('page', "
-            + "pos % 97) AS page, pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t";
+            + "pos % 97) AS page, pos % 13 AS duration FROM (SELECT posexplode(split(space(199999), ' '))) t "
+            + "DISTRIBUTE BY id";
     private static final String GROUP_BY = "SELECT page, count(*), sum(duration), max(id) FROM visits GROUP BY page";
 
     private HiveSession hive;
@@ -35,12 +37,14 @@ class IoCacheIT {
     void start() throws Exception {
         Path root = HiveSession.HOME.resolve("hive-datampi-engine/target/it-io-cache");
         FileUtil.fullyDelete(root.toFile());
-        // One rank: every task of the scan goes to the rank whose cache holds its split.
-        hive = new HiveSession(root.resolve("state"), Map.of("hive.datampi.processes", "1",
+        // Each file a task of its own (Tez would group a table this small into one task), on two ranks.
+        hive = new HiveSession(root.resolve("state"), Map.of("hive.datampi.processes", "2",
                 "hive.datampi.heap", "768m", "hive.datampi.io.cache.size", "128m",
-                "hive.fetch.task.conversion", "none"));
+                "hive.fetch.task.conversion", "none", "tez.grouping.split-count", "8"));
         hive.setEngine("mr");
+        hive.query("SET mapreduce.job.reduces=8");
         hive.query(VISITS);
+        hive.query("SET mapreduce.job.reduces=-1");
     }
 
     @AfterAll
@@ -56,7 +60,8 @@ class IoCacheIT {
         long[] first = run(onMr);
         assertTrue(first[1] > 0, "the first scan read the files: " + first[0] + " from the cache, " + first[1]);
         long[] second = run(onMr);
-        assertTrue(second[0] > 0, "the second scan read the cache: " + second[0] + " from the cache, " + second[1]);
+        assertTrue(second[0] > 0 && second[1] == 0, "the second scan read only the cache, each file on the rank that "
+                + "read it first: " + second[0] + " from the cache, " + second[1] + " from the files");
 
         hive.setEngine("mr");
         hive.query("INSERT OVERWRITE TABLE visits SELECT id, page, duration + 1 FROM visits WHERE id % 2 = 0");
