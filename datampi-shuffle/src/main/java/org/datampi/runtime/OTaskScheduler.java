@@ -25,10 +25,10 @@ import org.datampi.status.JobProgress;
  * reports the job's progress.
  *
  * <p>A task may also prefer a rank ({@link HostNames#ofRank}: the rank whose cache holds its split's data); a rank
- * gets the tasks that prefer it before those that prefer its host, and such a task is held for its rank for the
- * locality wait (below) even while the rank is busy: a rank with nothing of its own left waits for the others' to
- * end rather than read their data again from the files, as LLAP's scheduler waits for a split's daemon; after the
- * wait it takes them.
+ * gets the tasks that prefer it before those that prefer its host, and such a task is not held for its rank: a rank
+ * with nothing of its own left takes another's rather than wait (a cache miss costs less than an idle core, and a
+ * rank may be waiting in another stage of the job, for a task held for this one). The lowest task left goes first,
+ * so the same tasks tend to go to the same rank from one query to the next.
  *
  * <p>Delay scheduling (Zaharia et al., as Hadoop's schedulers and Tez's locality delay do it): at a stage's start the
  * ranks ask at slightly different times, and a rank whose first task was quick would otherwise take a task that
@@ -52,10 +52,7 @@ final class OTaskScheduler implements TaskScheduler {
     private final long localityWaitNanos;
     private final boolean[] granted;
     private final boolean[] rankAsked;
-    /**
-     * Per host, its ranks that have not asked for a task yet; per rank's own location, always 1: a task that prefers
-     * a rank is held for it for the whole locality wait.
-     */
+    /** Per host, its ranks that have not asked for a task yet. */
     private final Map<String, Integer> ranksYetToAsk = new HashMap<>();
     private final Map<String, Queue<Integer>> tasksByHost = new HashMap<>();
     private final Map<Integer, List<String>> preferredHosts = new HashMap<>();
@@ -91,12 +88,11 @@ final class OTaskScheduler implements TaskScheduler {
         this.localityWaitNanos = requireNonNull(localityWait, "localityWait is null").toNanos();
         this.granted = new boolean[oTasks];
         this.rankAsked = new boolean[hostOfRank.size()];
-        for (int rank = 0; rank < this.hostOfRank.size(); rank++) {
-            ranksYetToAsk.merge(this.hostOfRank.get(rank), 1, Integer::sum);
-            ranksYetToAsk.put(HostNames.ofRank(rank), 1);
+        for (String host : this.hostOfRank) {
+            ranksYetToAsk.merge(host, 1, Integer::sum);
         }
         // On one host every task is local to every rank: nothing to wait for before the first grant.
-        this.open = this.hostOfRank.stream().distinct().count() <= 1;
+        this.open = ranksYetToAsk.size() <= 1;
     }
 
     @Override

@@ -87,32 +87,29 @@ class OTaskSchedulerTest {
     }
 
     /**
-     * A task whose split a rank's cache holds prefers that rank: the rank gets it before its host's tasks, and it is
-     * held for the rank for the locality wait (on one host as on many), even while the rank is busy; after the wait
-     * another rank takes it.
+     * A task whose split a rank's cache holds prefers that rank: the rank gets it before its host's tasks; it is not
+     * held for the rank (on one host as on many), so a rank with nothing of its own left takes it, the lowest first.
      */
     @Test
-    void aTaskThatPrefersARankGoesToItFirstAndIsHeldUntilItAsks() {
-        long[] nanos = {0};
-        List<String> oneHost = List.of("vm", "vm", "vm");
-        OTaskScheduler tasks = new OTaskScheduler(5, 0, progress -> { }, oneHost, () -> nanos[0], WAIT);
-        tasks.prefer(0, List.of("vm"));
+    void aTaskThatPrefersARankGoesToItFirstAndToAnotherRatherThanWait() {
+        List<String> twoHosts = List.of("dmp1", "dmp1", "dmp2");
+        OTaskScheduler tasks = new OTaskScheduler(6, 0, progress -> { }, twoHosts, () -> 0, WAIT);
+        tasks.open();
+        tasks.prefer(0, List.of("dmp1"));
         tasks.prefer(1, List.of(HostNames.ofRank(2)));
         tasks.prefer(2, List.of(HostNames.ofRank(1)));
         tasks.prefer(3, List.of(HostNames.ofRank(2)));
-        tasks.prefer(4, List.of(HostNames.ofRank(7)));
+        tasks.prefer(4, List.of(HostNames.ofRank(2)));
+        tasks.prefer(5, List.of(HostNames.ofRank(7)));
         assertEquals(2, tasks.grant(1, 0), "rank 1's own task before its host's");
-        assertEquals(0, tasks.grant(0, 0));
-        assertEquals(4, tasks.grant(0, 1), "no rank 7 in the group: nothing is held for it");
-        assertEquals(TaskScheduler.ASK_AGAIN, tasks.grant(0, 1), "tasks 1 and 3 are held for rank 2");
-        assertEquals(TaskScheduler.ASK_AGAIN, tasks.grant(1, 1));
-        assertEquals(1, tasks.grant(2, 0));
-        assertEquals(TaskScheduler.ASK_AGAIN, tasks.grant(0, 0), "rank 2 is busy: its task still waits for it");
-        nanos[0] = WAIT.toNanos();
-        assertEquals(3, tasks.grant(0, 0), "the wait is over: another rank takes rank 2's task");
-        assertEquals(-1, tasks.grant(2, 1));
-        assertEquals("3 of 5; elsewhere: 4 (on [datampi-rank-7]) to rank 0 on vm, 3 (on [datampi-rank-2]) to rank 0 "
-                + "on vm", tasks.locality());
+        assertEquals(0, tasks.grant(1, 1), "then its host's");
+        assertEquals(1, tasks.grant(0, 0), "rank 2 has not asked yet: its task is not held for it");
+        assertEquals(3, tasks.grant(2, 0));
+        assertEquals(4, tasks.grant(0, 1), "rank 2 is busy: the lowest task left");
+        assertEquals(5, tasks.grant(2, 1), "no rank 7 in the group");
+        assertEquals(-1, tasks.grant(1, 1));
+        assertEquals("3 of 6; elsewhere: 1 (on [datampi-rank-2]) to rank 0 on dmp1, 4 (on [datampi-rank-2]) to rank 0 "
+                + "on dmp1, 5 (on [datampi-rank-7]) to rank 2 on dmp2", tasks.locality());
     }
 
     @Test

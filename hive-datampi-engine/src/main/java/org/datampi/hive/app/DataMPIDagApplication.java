@@ -25,6 +25,7 @@ import org.datampi.hive.dag.HivePlanCache;
 import org.datampi.hive.dag.PruningFiles;
 import org.datampi.hive.dag.RankIoCache;
 import org.datampi.hive.dag.VertexTaskRunner;
+import org.datampi.mpid.HostNames;
 import org.datampi.mpid.JobSetup;
 import org.datampi.mpid.StageRuntime;
 import org.datampi.mpid.StagedProgram;
@@ -276,7 +277,7 @@ public final class DataMPIDagApplication implements StagedProgram {
             VertexTaskRunner.TaskResult result = runner.run(vertex, task, stages.localDir().resolve(
                     DagCounters.taskFile(name, task)).toString(), edges);
             job.pruning().writeEvents(name, task, result.pruningEvents());
-            save(result.counters(), job, vertex, task, stages.host(), started, usage);
+            save(result.counters(), job, vertex, task, stages, started, usage);
         } catch (Throwable e) {
             // Errors too (a UDF's class that fails to load): the failure line names the vertex and the task, and
             // what its split reads (a corrupt file), as an O task's failure does.
@@ -289,15 +290,17 @@ public final class DataMPIDagApplication implements StagedProgram {
 
     /**
      * The task's counters, beside the DAG file, in the form the job runner adds up for every stage, with whether a
-     * task that read a split ran on a host that holds its data (as an O task counts itself), when it ran and what
-     * its rank's process used meanwhile (TaskUsage).
+     * task that read a split ran where its data is (as an O task counts itself): on a host that holds its blocks, or
+     * on the rank whose cache holds it (RankAffinity); when it ran and what its rank's process used meanwhile
+     * (TaskUsage).
      */
-    private static void save(TezCounters counters, Job job, DagVertex vertex, int task, String host, long started,
-            TaskUsage usage) throws IOException {
+    private static void save(TezCounters counters, Job job, DagVertex vertex, int task, StageRuntime stages,
+            long started, TaskUsage usage) throws IOException {
         TaskCounters saved = TaskCounters.of(counters);
         List<String> hosts = vertex.tasks().get(task).hosts();
         if (vertex.handedOut() && !hosts.isEmpty()) {
-            saved.incrCounter(hosts.contains(host) ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
+            boolean local = hosts.contains(stages.host()) || hosts.contains(HostNames.ofRank(stages.rank()));
+            saved.incrCounter(local ? JobCounter.DATA_LOCAL_MAPS : JobCounter.OTHER_LOCAL_MAPS, 1);
         }
         usage.addTo(saved);
         saved.incrCounter(TaskCounters.TIMES, TaskCounters.STARTED, started);

@@ -121,6 +121,11 @@ public final class DataMPISettings {
 
     /** A rank's heap when hive.datampi.heap is unset (and nothing lowers it). */
     public static final String DEFAULT_HEAP = "2g";
+    /**
+     * hive.datampi.io.cache.size when unset: 0, off, or "auto": a quarter of the ranks' heap, as a power of two, where
+     * that is 128m or more.
+     */
+    public static final String DEFAULT_IO_CACHE_SIZE = "0";
     /** Below this, a heap lowered to fit a Slurm task's memory is refused rather than run out of memory. */
     private static final long SMALLEST_DEFAULT_HEAP_MB = 512;
     private static final Pattern HEAP_SIZE = Pattern.compile("(\\d+)([kKmMgG]?)");
@@ -325,22 +330,27 @@ public final class DataMPISettings {
     }
 
     /**
-     * {@link #IO_CACHE_SIZE} in megabytes as given (0: off), as a rank reads it; checked where it is given
-     * ({@link #validate}): a power of two from 128 (Hive's allocator needs more than 64) to a quarter of
-     * {@link #heapMegabytes(Configuration)}, which leaves the shuffle's share (hive.datampi.memusedpercent) and the
-     * operators theirs.
+     * {@link #IO_CACHE_SIZE} in megabytes (0: off); checked where it is given ({@link #validate}): a power of two from
+     * 128 (Hive's allocator needs more than 64) to a quarter of {@link #heapMegabytes(Configuration)}, which leaves the
+     * shuffle's share (hive.datampi.memusedpercent) and the operators theirs; "auto" is the largest such size, or 0
+     * where the heap is under 512m. The client resolves "auto" for a query (the ranks read the number it gives them).
      */
     public static long ioCacheMegabytes(Configuration conf) {
-        return valueOf(conf, IO_CACHE_SIZE, "0").matches("0+[kKmMgG]?") ? 0 : megabytes(conf, IO_CACHE_SIZE, "0");
+        String value = valueOf(conf, IO_CACHE_SIZE, DEFAULT_IO_CACHE_SIZE);
+        if (value.equalsIgnoreCase("auto")) {
+            long quarter = heapMegabytes(conf) / 4;
+            return quarter < 128 ? 0 : Long.highestOneBit(quarter);
+        }
+        return value.matches("0+[kKmMgG]?") ? 0 : megabytes(conf, IO_CACHE_SIZE, DEFAULT_IO_CACHE_SIZE);
     }
 
     private static long checkedIoCacheMegabytes(Configuration conf) {
         long cache = ioCacheMegabytes(conf);
         long heap = heapMegabytes(conf);
         if (cache != 0 && (cache < 128 || Long.bitCount(cache) != 1 || cache > heap / 4)) {
-            throw new IllegalArgumentException("Invalid value '" + valueOf(conf, IO_CACHE_SIZE, "0") + "' for "
-                    + IO_CACHE_SIZE + ": expected 0 or a power of two from 128m to a quarter of the ranks' heap ("
-                    + HEAP + "=" + heap + "m), such as 256m");
+            throw new IllegalArgumentException("Invalid value '" + valueOf(conf, IO_CACHE_SIZE, DEFAULT_IO_CACHE_SIZE)
+                    + "' for " + IO_CACHE_SIZE + ": expected auto, 0 or a power of two from 128m to a quarter of the "
+                    + "ranks' heap (" + HEAP + "=" + heap + "m), such as 256m");
         }
         return cache;
     }

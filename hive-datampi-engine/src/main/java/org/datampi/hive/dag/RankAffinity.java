@@ -23,8 +23,9 @@ import org.datampi.mpid.HostNames;
  * into tasks (Tez's grouper), and the tasks' locations become their preferences at rank 0's scheduler. Here a file
  * split's location is one rank of the stage ({@link HostNames#ofRank}), by a hash of its file and offset, so that
  * every query that reads that part of the file reads it on the same rank, whatever its columns and its grouping: the
- * rank whose cache holds it. The scheduler holds such a task for its rank and lets another rank take it once its rank
- * is busy, so a rank that is slow to come costs a cache miss, not a wait. Other splits keep their own locations.
+ * rank whose cache holds it. The scheduler gives a rank its own tasks first and does not hold them for it: a rank with
+ * none of its own left takes another's (a cache miss, not an idle core). The console's "O tasks data-local" counts
+ * the tasks that ran on their rank. Other splits keep their own locations.
  *
  * <p>The cost, as in LLAP: a split's rank replaces the hosts that hold its blocks, and since the splits no longer all
  * say "localhost" on a local file system, Tez's minimum group size (tez.grouping.min-size) applies there too.

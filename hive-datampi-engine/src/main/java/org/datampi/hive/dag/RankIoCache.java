@@ -29,17 +29,29 @@ import org.datampi.hive.conf.DataMPISettings;
  * <li>LLAP's counters are kept by task attempt (FragmentCountersMap), as the daemon registers them
  * (LlapTaskReporter): a task registers its own, so that cache hits and misses reach its counters.</li>
  * <li>Each file split is read on the rank whose cache holds it: its location is that rank ({@link RankAffinity}), and
- * rank 0's scheduler holds its task for the rank for the locality wait.</li>
+ * rank 0's scheduler gives a rank its own tasks first.</li>
  * </ul>
  * A first step, off by default. Not yet: Hive's shared Parquet input format (HiveInputFormat keeps one per class)
  * keeps the cache's metadata once a job that asks for the cache has read Parquet on the rank.
  */
 public final class RankIoCache {
+    /** The heap this JVM's cache holds, once started (one per JVM, as LlapProxy's I/O layer is). */
+    private static volatile long heldBytes;
+
     private RankIoCache() {
     }
 
+    /**
+     * The heap a task's runtime may share out among its inputs and outputs (Tez's memory distributor: sort buffers,
+     * shuffle merges, hash tables): the JVM's, less what a cache started in it holds, whether or not the task's job
+     * reads through it.
+     */
+    static long heapLeft() {
+        return Runtime.getRuntime().maxMemory() - heldBytes;
+    }
+
     /** Whether QUERY asks for the cache; if so, starts it in this JVM unless it is up (the first size stays). */
-    public static boolean startIfAsked(Configuration query) {
+    public static synchronized boolean startIfAsked(Configuration query) {
         long megabytes = DataMPISettings.ioCacheMegabytes(query);
         if (megabytes == 0) {
             return false;
@@ -61,6 +73,7 @@ public final class RankIoCache {
             // split's (HDFS's inode id on the default file system, else path, length and modification time).
             io.setBoolean("hive.llap.io.use.fileid.path", false);
             start(io);
+            heldBytes = megabytes << 20;
         }
         return true;
     }

@@ -128,7 +128,7 @@ public final class VertexTaskRunner {
         LogicalIOProcessorRuntimeTask runtime = new LogicalIOProcessorRuntimeTask(spec, 0, taskConf,
                 new String[] {localDir}, umbilical, new HashMap<String, ByteBuffer>(), new HashMap<>(System.getenv()),
                 startedInputs, registry, String.valueOf(ProcessHandle.current().pid()),
-                new ExecutionContextImpl(host), Runtime.getRuntime().maxMemory(), false, shim(taskConf), executor);
+                new ExecutionContextImpl(host), RankIoCache.heapLeft(), false, shim(taskConf), executor);
         String ioCounters = ioCache ? RankIoCache.register(attempt, runtime) : null;
         try {
             runtime.initialize();

@@ -123,7 +123,10 @@ public final class DataMPIEngine {
      * the cache, each file split is read on the rank whose cache holds it ({@link RankAffinity}).
      */
     public static void useIoCache(HiveConf query, boolean dag) {
-        boolean on = dag && DataMPISettings.ioCacheMegabytes(query) > 0;
+        long megabytes = dag ? DataMPISettings.ioCacheMegabytes(query) : 0;
+        boolean on = megabytes > 0;
+        // The size as a number (auto resolved here, where the ranks' heap is known): the ranks start the cache with it.
+        query.set(DataMPISettings.IO_CACHE_SIZE, megabytes + "m");
         // (hive.llap.io.enabled has no default in HiveConf, so no typed setter: Hive's code reads it as a boolean.)
         query.setBoolean(HiveConf.ConfVars.LLAP_IO_ENABLED.varname, on);
         if (on) {

@@ -118,7 +118,7 @@ class DataMPISettingsTest {
 
     @Test
     void theIoCacheIsOffAtZeroAndAPowerOfTwoFrom128mToAQuarterOfTheHeap() {
-        for (String off : List.of("0", "0m", "")) {
+        for (String off : List.of("0", "0m")) {
             Configuration conf = new Configuration(false);
             conf.set(DataMPISettings.IO_CACHE_SIZE, off);
             DataMPISettings.validate(conf);
@@ -128,6 +128,14 @@ class DataMPISettingsTest {
         valid.set(DataMPISettings.IO_CACHE_SIZE, "256m");
         DataMPISettings.validate(valid);
         assertEquals(256, DataMPISettings.ioCacheMegabytes(valid));
+        // auto: a quarter of the heap as a power of two (2g: 512m; 3g: 512m too), off under a 512m heap.
+        for (Map.Entry<String, Long> heap : Map.of("2g", 512L, "3g", 512L, "768m", 128L, "500m", 0L).entrySet()) {
+            Configuration auto = new Configuration(false);
+            auto.set(DataMPISettings.IO_CACHE_SIZE, "auto");
+            auto.set(DataMPISettings.HEAP, heap.getKey());
+            DataMPISettings.validate(auto);
+            assertEquals(heap.getValue(), DataMPISettings.ioCacheMegabytes(auto), heap.getKey());
+        }
         // 64m: Hive's allocator needs more; 384m: not a power of two; 1g: over a quarter of the default 2g heap.
         for (String wrong : List.of("64m", "384m", "1g")) {
             Configuration conf = new Configuration(false);
