@@ -19,7 +19,9 @@ import org.apache.hadoop.fs.LocalFileSystem;
  * <ul>
  * <li>datampi: datampi as users get it, its default DAG shape (Hive's Tez plans on the ranks): one rank per task of
  * the budget (hive.datampi.processes), each one task at a time; datampi-mr: the same ranks in the paper's MapReduce
- * shape (hive.datampi.plan=mapreduce).</li>
+ * shape (hive.datampi.plan=mapreduce); datampi-cache: the DAG shape with the ranks' cache of ORC data
+ * (hive.datampi.io.cache.size=auto, a quarter of each rank's heap), to measure the cache beside datampi while it is
+ * off by default.</li>
  * <li>mr, tez: Hive's local modes (LocalJobRunner, Tez local mode) in this JVM, one task at a time: Hive shares
  * operator trees across the tasks of one JVM, and two at once give wrong answers.</li>
  * <li>tez-yarn: Hive on Tez as a Tez user on a cluster runs it: a session AM on a real {@link YarnCluster}, each task
@@ -28,7 +30,8 @@ import org.apache.hadoop.fs.LocalFileSystem;
  * </ul>
  */
 public final class EngineBaseline implements AutoCloseable {
-    public static final List<String> ENGINES = List.of("datampi", "datampi-mr", "mr", "tez", "tez-yarn");
+    public static final List<String> ENGINES = List.of("datampi", "datampi-mr", "datampi-cache", "mr", "tez",
+            "tez-yarn");
     private static final String MANY_COUNTERS = "10000";
     private static final String PARALLEL_GC = "-XX:+UseParallelGC";
 
@@ -62,7 +65,7 @@ public final class EngineBaseline implements AutoCloseable {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("hive.execution.engine", switch (checked(engine)) {
             case "tez-yarn" -> "tez";
-            case "datampi-mr" -> "datampi";
+            case "datampi-mr", "datampi-cache" -> "datampi";
             default -> engine;
         });
         // TPC-H's multi-subquery plans exceed Hadoop's and Tez's default of 120 counters.
@@ -73,10 +76,13 @@ public final class EngineBaseline implements AutoCloseable {
             settings.put("fs.file.impl", LocalFileSystem.class.getName());
         }
         switch (engine) {
-            case "datampi", "datampi-mr" -> {
+            case "datampi", "datampi-mr", "datampi-cache" -> {
                 settings.put("hive.datampi.processes", Integer.toString(budget.tasks()));
                 settings.put("hive.datampi.heap", budget.taskHeapMb() + "m");
                 settings.put("hive.datampi.plan", engine.equals("datampi-mr") ? "mapreduce" : "dag");
+                if (engine.equals("datampi-cache")) {
+                    settings.put("hive.datampi.io.cache.size", "auto");
+                }
             }
             case "mr" -> {
                 settings.put("mapreduce.local.map.tasks.maximum", "1");

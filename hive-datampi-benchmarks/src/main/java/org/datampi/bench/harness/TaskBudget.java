@@ -34,7 +34,7 @@ public record TaskBudget(int tasks, long heapMb) {
     /** The heap of the JVM that runs Hive itself (the benchmark's runner). */
     public long clientHeapMb(String engine) {
         return switch (EngineBaseline.checked(engine)) {
-            case "datampi", "datampi-mr" -> heapMb / 2;
+            case "datampi", "datampi-mr", "datampi-cache" -> heapMb / 2;
             case "tez-yarn" -> heapMb / 2 - TEZ_AM_MB;
             default -> heapMb;
         };
@@ -43,7 +43,7 @@ public record TaskBudget(int tasks, long heapMb) {
     /** How many Hive tasks the engine runs at once within this budget. */
     public int tasksAtOnce(String engine) {
         return switch (EngineBaseline.checked(engine)) {
-            case "datampi", "datampi-mr", "tez-yarn" -> tasks;
+            case "datampi", "datampi-mr", "datampi-cache", "tez-yarn" -> tasks;
             default -> 1;
         };
     }
@@ -51,7 +51,7 @@ public record TaskBudget(int tasks, long heapMb) {
     /** One line for the report: how many tasks ran at once and how much heap each process had. */
     public String describe(String engine) {
         return switch (EngineBaseline.checked(engine)) {
-            case "datampi", "datampi-mr" -> String.format(Locale.ROOT, "%s: %d tasks at once; Hive's JVM %,d MB "
+            case "datampi", "datampi-mr", "datampi-cache" -> String.format(Locale.ROOT, "%s: %d tasks at once; Hive's JVM %,d MB "
                     + "and %d rank%s of %,d MB, each running one task at a time", engine, tasks, clientHeapMb(engine),
                     tasks, tasks == 1 ? "" : "s", taskHeapMb());
             case "tez-yarn" -> String.format(Locale.ROOT, "tez-yarn: %d tasks at once; Hive's JVM %,d MB, Tez's AM "

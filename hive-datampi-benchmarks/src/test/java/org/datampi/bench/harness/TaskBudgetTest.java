@@ -28,6 +28,8 @@ class TaskBudgetTest {
         assertTrue(budget.describe("tez-yarn").startsWith("tez-yarn: 2 tasks at once"));
         assertEquals(budget.tasksAtOnce("datampi"), budget.tasksAtOnce("datampi-mr"), "the same ranks, both shapes");
         assertTrue(budget.describe("datampi-mr").startsWith("datampi-mr: 2 tasks at once"));
+        assertEquals(budget.taskHeapMb(), 2048, "datampi-cache's ranks have datampi's heap, the cache within it");
+        assertTrue(budget.describe("datampi-cache").startsWith("datampi-cache: 2 tasks at once"));
     }
 
     @Test
@@ -37,6 +39,6 @@ class TaskBudgetTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new TaskBudget(8, 1024)).getMessage()
                 .contains("--heap"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> budget.clientHeapMb("spark")).getMessage()
-                .contains("datampi, datampi-mr, mr, tez, tez-yarn"));
+                .contains("datampi, datampi-mr, datampi-cache, mr, tez, tez-yarn"));
     }
 }
