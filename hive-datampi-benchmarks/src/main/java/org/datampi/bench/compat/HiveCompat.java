@@ -305,7 +305,10 @@ public final class HiveCompat {
      */
     static Map<String, String[]> verdicts(List<String> lines) {
         Map<String, String[]> verdicts = new LinkedHashMap<>();
-        lines.stream().skip(1).map(line -> line.split("\t", -1)).filter(row -> !row[1].equals(HARNESS_ERROR))
+        // A row cut short (an append a kill interrupted) is no verdict either.
+        int fields = HEADER.split("\t").length;
+        lines.stream().skip(1).map(line -> line.split("\t", -1))
+                .filter(row -> row.length >= fields && !row[1].equals(HARNESS_ERROR))
                 .forEach(row -> verdicts.put(row[0], row));
         return verdicts;
     }

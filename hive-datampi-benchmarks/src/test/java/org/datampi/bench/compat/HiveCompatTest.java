@@ -47,10 +47,13 @@ class HiveCompatTest {
 
     @Test
     void resumeKeepsTheVerdictsAndRunsHarnessErrorsAgain() {
-        List<String> lines = List.of("file\tclass\tdetail", "a.q\tsame\t", "b.q\tharness-error\tmr's session JVM "
-                + "ended with exit 1", "c.q\tfails-on-datampi\tthe session JVM ended with exit 1");
+        String rest = "\t1.0\t2.0\t1\t\t1/1\t1/1";
+        List<String> lines = List.of("file\tclass\tdetail\tmr_seconds\tdatampi_seconds\tdatampi_stages"
+                + "\trecorded_at_difference\tmr_recorded\tdatampi_recorded", "a.q\tsame\t" + rest,
+                "b.q\tharness-error\tmr's session JVM ended with exit 1" + rest,
+                "c.q\tfails-on-datampi\tthe session JVM ended with exit 1" + rest, "", "d.q\tsa");
         Map<String, String[]> verdicts = HiveCompat.verdicts(lines);
-        assertEquals(List.of("a.q", "c.q"), List.copyOf(verdicts.keySet()));
+        assertEquals(List.of("a.q", "c.q"), List.copyOf(verdicts.keySet()), "a blank row and one cut short run again");
         assertEquals("fails-on-datampi", verdicts.get("c.q")[1]);
     }
 

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.conf.HiveConf;
-import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.hive.ql.io.HiveInputFormat;
+import org.apache.hadoop.hive.ql.io.orc.OrcSplit;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.split.SplitLocationProvider;
 import org.apache.hive.common.util.Murmur3;
@@ -17,15 +18,18 @@ import org.apache.tez.mapreduce.protos.MRRuntimeProtos.MRInputUserPayloadProto;
 import org.datampi.mpid.HostNames;
 
 /**
- * Which rank reads a file split when the ranks keep a cache of what they read ({@link RankIoCache}), as LLAP's
+ * Which rank reads an ORC split when the ranks keep a cache of what they read ({@link RankIoCache}), as LLAP's
  * HostAffinitySplitLocationProvider picks a daemon per split: Hive's split generator asks the provider that
  * {@code hive.llap.split.location.provider.class} names for each split's locations, groups the splits by location
- * into tasks (Tez's grouper), and the tasks' locations become their preferences at rank 0's scheduler. Here a file
+ * into tasks (Tez's grouper), and the tasks' locations become their preferences at rank 0's scheduler. Here an ORC
  * split's location is one rank of the stage ({@link HostNames#ofRank}), by a hash of its file and offset, so that
  * every query that reads that part of the file reads it on the same rank, whatever its columns and its grouping: the
  * rank whose cache holds it. The scheduler gives a rank its own tasks first and does not hold them for it: a rank with
  * none of its own left takes another's (a cache miss, not an idle core). The console's "O tasks data-local" counts
- * the tasks that ran on their rank. Other splits keep their own locations.
+ * the tasks that ran on their rank. Only ORC splits go by rank, the format the cache holds: any other split keeps the
+ * hosts of its blocks. A provider that is not told the stage's ranks keeps every split's own locations: Hive's
+ * bucket map join vertex manager (BucketJoin) makes one from the input's original payload, and its tasks are
+ * placed by bucket, not handed out.
  *
  * <p>The cost, as in LLAP: a split's rank replaces the hosts that hold its blocks, and since the splits no longer all
  * say "localhost" on a local file system, Tez's minimum group size (tez.grouping.min-size) applies there too.
@@ -37,13 +41,12 @@ public final class RankAffinity implements SplitLocationProvider {
 
     private final int ranks;
 
-    /** Made by Hive's split generator (Utils.getSplitLocationProvider), with its input's configuration. */
+    /**
+     * Made by Hive (Utils.getSplitLocationProvider), with its input's configuration: the split generator's, which
+     * says the stage's ranks ({@link #tellRanks}), or another's, which does not (0: every split its own locations).
+     */
     public RankAffinity(Configuration conf) {
-        this.ranks = conf.getInt(RANKS, 0);
-        if (ranks < 1) {
-            throw new IllegalStateException(PROVIDER + " names " + RankAffinity.class.getName() + ", but the split "
-                    + "generator's configuration does not say how many ranks the stage has (" + RANKS + ")");
-        }
+        this.ranks = Math.max(0, conf.getInt(RANKS, 0));
     }
 
     /** Makes QUERY's split generators place file splits by rank (RankIoCache: the cache is on). */
@@ -68,10 +71,12 @@ public final class RankAffinity implements SplitLocationProvider {
 
     @Override
     public String[] getLocations(InputSplit split) throws IOException {
-        if (!(split instanceof FileSplit file)) {
+        // Hive's splits are HiveInputSplits around the format's own.
+        InputSplit own = split instanceof HiveInputFormat.HiveInputSplit hive ? hive.getInputSplit() : split;
+        if (ranks == 0 || !(own instanceof OrcSplit orc)) {
             return split.getLocations();
         }
-        return new String[] {HostNames.ofRank(rankOf(file.getPath(), file.getStart(), ranks))};
+        return new String[] {HostNames.ofRank(rankOf(orc.getPath(), orc.getStart(), ranks))};
     }
 
     /** The rank of RANKS that reads the split of PATH from START. */
