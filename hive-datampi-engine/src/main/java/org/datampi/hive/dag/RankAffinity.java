@@ -49,7 +49,7 @@ public final class RankAffinity implements SplitLocationProvider {
         this.ranks = Math.max(0, conf.getInt(RANKS, 0));
     }
 
-    /** Makes QUERY's split generators place file splits by rank (RankIoCache: the cache is on). */
+    /** Makes QUERY's split generators place ORC splits by rank (RankIoCache: the cache is on). */
     public static void placeSplitsByRank(Configuration query) {
         query.set(PROVIDER, RankAffinity.class.getName());
     }

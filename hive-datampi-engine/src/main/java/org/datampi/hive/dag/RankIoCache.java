@@ -28,7 +28,7 @@ import org.datampi.hive.conf.DataMPISettings;
  * its threads daemon threads ({@link #start}).</li>
  * <li>LLAP's counters are kept by task attempt (FragmentCountersMap), as the daemon registers them
  * (LlapTaskReporter): a task registers its own, so that cache hits and misses reach its counters.</li>
- * <li>Each file split is read on the rank whose cache holds it: its location is that rank ({@link RankAffinity}), and
+ * <li>Each ORC split is read on the rank whose cache holds it: its location is that rank ({@link RankAffinity}), and
  * rank 0's scheduler gives a rank its own tasks first.</li>
  * </ul>
  * A first step, off by default. Not yet: Hive's shared Parquet input format (HiveInputFormat keeps one per class)
